@@ -1,0 +1,328 @@
+"""The command line: parse arguments, run the examples, paste the pages, report, and choose the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from . import build, markers, model, pages, scaffold, schema
+from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
+                     EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
+from .fsutil import write_atomic
+from .report import Reporter
+from .verify import Outcome, diff_bytes, verify
+
+SUBCOMMANDS = ("serve", "new")
+DESCRIPTION = """Build, run and verify every example under examples/, write their answer keys, and paste sources,
+transcripts and answer keys into the pages under docs/. With --check, do all of it and write nothing."""
+MORE_HELP = f"""other commands:
+  serve NAME [--impl rust|cargo|python]   build (from cache) and run an example server on this stdin/stdout
+  new NAME --lang rust|python             create examples/NAME with a working server, transcript and answer key
+
+{EXIT_CODES_HELP}"""
+
+
+def default_root() -> Path:
+    return Path(__file__).resolve().parent.parent.parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # --root (for tests and benchmarks) may stand before a subcommand; move it behind.
+    if len(argv) >= 2 and argv[0] == "--root":
+        argv = argv[2:] + argv[:2]
+    try:
+        if argv and argv[0] == "serve":
+            return serve(parse_serve(argv[1:]))
+        if argv and argv[0] == "new":
+            return new(parse_new(argv[1:]))
+        return run(parse_main(argv))
+    except UsageError as exc:
+        print(f"run_examples: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ToolError as exc:
+        print(f"run_examples: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("run_examples: interrupted; every file is either old or new, none half-written", file=sys.stderr)
+        return 130
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors exit 2 through our own path
+        raise UsageError(f"{message}\n{self.format_usage().strip()}")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", type=Path, default=None, help=argparse.SUPPRESS)
+
+
+def parse_main(argv: list[str]) -> argparse.Namespace:
+    parser = _Parser(prog="run_examples.py", description=DESCRIPTION, epilog=MORE_HELP,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", metavar="NAME", help="limit the run to these examples")
+    parser.add_argument("--check", action="store_true", help="verify everything, write nothing, exit 5 on drift")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="examples run in parallel (default: the number of cores)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show each server's stderr")
+    parser.add_argument("--fresh", action="store_true", help="ignore the build cache and rebuild")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run each example N times and fail on any difference (nondeterminism)")
+    parser.add_argument("--shard", metavar="K/N", help="run only the K-th of N shares of the examples (1-based)")
+    parser.add_argument("--list", action="store_true", help="list examples, implementations, files and pages")
+    parser.add_argument("--json", action="store_true", help="with --list: machine-readable, with start commands")
+    _common(parser)
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("-j must be at least 1")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.json and not args.list:
+        parser.error("--json goes with --list")
+    args.shard = _parse_shard(parser, args.shard)
+    return args
+
+
+def _parse_shard(parser, text):
+    if text is None:
+        return None
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        parser.error(f"--shard takes K/N such as 1/4, got {text!r}")
+    if not 1 <= k <= n:
+        parser.error(f"--shard K/N needs 1 <= K <= N, got {text!r}")
+    return k, n
+
+
+def parse_serve(argv):
+    parser = _Parser(prog="run_examples.py serve", description="Build (from cache) and run one example server "
+                     "on this process's stdin and stdout, for an editor or any MCP client.")
+    parser.add_argument("name", metavar="NAME")
+    parser.add_argument("--impl", choices=list(model.IMPLEMENTATION_FILES), default=None,
+                        help="which implementation (default: the first of rust, cargo, python it has)")
+    _common(parser)
+    return parser.parse_args(argv)
+
+
+def parse_new(argv):
+    parser = _Parser(prog="run_examples.py new", description="Create examples/NAME with a working minimal "
+                     "server, a transcript and its verified answer key.")
+    parser.add_argument("name", metavar="NAME")
+    parser.add_argument("--lang", choices=["rust", "python"], required=True)
+    _common(parser)
+    return parser.parse_args(argv)
+
+
+def shard_of(examples: list[model.Example], shard: tuple[int, int] | None) -> list[model.Example]:
+    if shard is None:
+        return examples
+    k, n = shard
+    return [e for i, e in enumerate(sorted(examples, key=lambda e: e.name)) if i % n == k - 1]
+
+
+def select(examples: list[model.Example], names: list[str], broken: list[ExampleError]) -> list[model.Example]:
+    if not names:
+        return examples
+    by_name = {e.name: e for e in examples}
+    broken_names = {_example_of(e) for e in broken}
+    unknown = [n for n in names if n not in by_name and n not in broken_names]
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise UsageError(f"no example named {', '.join(unknown)} under examples/ (known: {known})")
+    return [by_name[n] for n in names if n in by_name]
+
+
+def _example_of(error: ToolError) -> str | None:
+    parts = Path(error.file or "").parts
+    return parts[1] if len(parts) > 1 and parts[0] == "examples" else None
+
+
+def fix_command(names: list[str]) -> str:
+    exe = Path(sys.executable)
+    cwd = Path.cwd()
+    python = str(exe.relative_to(cwd)) if exe.is_relative_to(cwd) else "python3"
+    return shlex.join([python, "tools/run_examples.py", *names])
+
+
+def run(args: argparse.Namespace) -> int:
+    root = (args.root or default_root()).resolve()
+    started = time.monotonic()
+    examples, broken = model.discover(root)
+    if args.list:
+        return list_examples(root, examples, broken, as_json=args.json)
+    chosen = shard_of(select(examples, args.names, broken), args.shard)
+    reporter = Reporter(verbose=args.verbose)
+    cache = build.Cache(root, fresh=args.fresh)
+    validator = schema.load_validator()
+
+    for error in broken if not args.names else [e for e in broken if _example_of(e) in args.names]:
+        reporter.line(f"{reporter.paint('failed  ', 'red')} {error}")
+        reporter.annotate(error.file, error.line, error.message)
+    outcomes: list[Outcome] = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator)
+                   for e in chosen]
+        for future in as_completed(futures):
+            outcome = future.result()
+            outcomes.append(outcome)
+            reporter.example(outcome)
+
+    overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
+    by_dir = {e.dir.resolve(): e for e in examples}
+    page_results, page_errors = [], []
+    for path in pages.page_files(root):
+        try:
+            page_results.append(pages.paste_page(root, path, overrides, by_dir))
+        except PageError as exc:
+            page_errors.append(exc)
+    if not page_errors:
+        unpasted = sorted({e.name for e in examples} - pages.pasted_examples(root, page_results))
+        for name in unpasted:
+            page_errors.append(PageError(
+                f"pasted by no page; add <!-- example-begin: {name}/{model.TRANSCRIPT} --> and "
+                f"<!-- example-end --> to a page under docs/ (and its sources and answer key)",
+                file=f"examples/{name}"))
+    for error in page_errors:
+        reporter.line(f"{reporter.paint('broken  ', 'red')} {error}")
+        reporter.annotate(error.file, error.line, error.message)
+
+    drifted_pages = [r for r in page_results if r.new != r.old]
+    if args.check:
+        for result in drifted_pages:
+            line = next((i for i, (a, b) in enumerate(zip(result.old.splitlines(), result.new.splitlines()), 1)
+                         if a != b), 1)
+            reporter.line(f"{reporter.paint('drifted ', 'yellow')} {result.rel}:{line}: pasted blocks differ "
+                          f"from their files")
+            reporter.line("\n".join("    " + l for l in diff_bytes(result.old.encode(), result.new.encode(),
+                                    f"{result.rel} (checked in)", f"{result.rel} (as pasted)").splitlines()))
+            reporter.annotate(result.rel, line, "pasted block differs from its file under examples/")
+    else:
+        for outcome in outcomes:
+            if outcome.status == "written" and outcome.stdout is not None:
+                write_atomic(outcome.example.answer_key, outcome.stdout)
+        for result in drifted_pages:
+            write_atomic(result.path, result.new.encode("utf-8"))
+            reporter.line(f"{reporter.paint('pasted  ', 'green')} {result.rel}")
+
+    failed = [o for o in outcomes if o.status == "failed"]
+    drifted = [o for o in outcomes if o.status == "drifted"]
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("verified", "written", "drifted", "failed")}
+    parts = [f"{n} {s}" for s, n in counts.items() if n]
+    if broken:
+        parts.append(f"{len(broken)} broken")
+    page_note = (f"{len(page_results) + len(page_errors)} pages: "
+                 + (f"{len(drifted_pages)} {'drifted' if args.check else 'pasted'}, " if drifted_pages else "")
+                 + (f"{len(page_errors)} broken, " if page_errors else "")
+                 + f"{len(page_results) - len(drifted_pages)} up to date")
+    total = len(outcomes) + len(broken)
+    reporter.line(f"{total} example{'s' if total != 1 else ''}: {', '.join(parts) or 'none'}; {page_note} "
+                  f"in {time.monotonic() - started:.1f} s")
+
+    if failed or broken:
+        reporter.line(f"Fix the failing example{'s' if len(failed) + len(broken) > 1 else ''} above, then run: "
+                      f"{fix_command(args.names)}")
+        return EXIT_EXAMPLE_FAILED
+    if page_errors:
+        reporter.line(f"Fix the page marker{'s' if len(page_errors) > 1 else ''} above, then run: "
+                      f"{fix_command(args.names)}")
+        return EXIT_BROKEN_PAGE
+    if args.check and (drifted or drifted_pages):
+        reporter.line(f"Update answer keys and pages with: {fix_command(args.names)}")
+        return EXIT_DRIFT
+    return EXIT_OK
+
+
+def _pasted_by(root: Path) -> dict[str, list[str]]:
+    where: dict[str, list[str]] = {}
+    for path in pages.page_files(root):
+        rel = str(path.relative_to(root))
+        try:
+            segments = markers.parse(path.read_text(encoding="utf-8"), rel)
+        except PageError:
+            continue
+        for block in (s for s in segments if isinstance(s, markers.Block)):
+            name = block.path.split("/", 1)[0]
+            where.setdefault(name, []).append(f"{rel}:{block.line}")
+    return where
+
+
+def list_examples(root: Path, examples, broken, *, as_json: bool) -> int:
+    pasted = _pasted_by(root)
+    cache = build.Cache(root)
+    entries = []
+    for example in examples:
+        impls = []
+        for impl in example.implementations:
+            serve_cmd = [sys.executable, str(root / "tools" / "run_examples.py"), "serve", example.name,
+                         "--impl", impl.name]
+            entry = {"name": impl.name, "entry": str(impl.entry.relative_to(root)),
+                     "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
+                     "serve_command": serve_cmd}
+            if as_json:
+                try:
+                    entry["command"] = build.prepare(root, impl, cache, locked=True).command
+                except ToolError as exc:
+                    entry["command"] = None
+                    entry["error"] = str(exc)
+            impls.append(entry)
+        files = sorted(str(p.relative_to(root)) for p in example.dir.rglob("*")
+                       if p.is_file() and "target" not in p.relative_to(example.dir).parts)
+        entries.append({"name": example.name, "dir": str(example.dir.relative_to(root)),
+                        "transcript": str(example.transcript.relative_to(root)),
+                        "answer_key": str(example.answer_key.relative_to(root)),
+                        "timeout": example.config.timeout, "exit_code": example.config.exit_code,
+                        "expected_violations": [{"rule": v.rule, "line": v.line, "reason": v.reason}
+                                                for v in example.config.expected_violations],
+                        "implementations": impls, "files": files, "pages": pasted.get(example.name, [])})
+    if as_json:
+        print(json.dumps({"examples": entries, "broken": [str(b) for b in broken]}, indent=2))
+        return EXIT_OK
+    for entry in entries:
+        print(entry["name"])
+        print("  implementations: " + ", ".join(f"{i['name']} ({i['entry']})" for i in entry["implementations"]))
+        print("  files: " + ", ".join(entry["files"]))
+        print("  pasted by: " + (", ".join(entry["pages"]) or "no page"))
+    for error in broken:
+        print(f"broken: {error}")
+    return EXIT_OK if not broken else EXIT_EXAMPLE_FAILED
+
+
+def serve(args: argparse.Namespace) -> int:
+    root = (args.root or default_root()).resolve()
+    examples, _ = model.discover(root)
+    example = next((e for e in examples if e.name == args.name), None)
+    if example is None:
+        raise UsageError(f"no example named {args.name!r} (known: {', '.join(e.name for e in examples)})")
+    impl = example.implementation(args.impl)
+    built = build.prepare(root, impl, build.Cache(root), locked=True)
+    # stdout is the wire from here on: nothing but the server may write to it.
+    sys.stdout.flush()
+    os.execv(built.command[0], built.command)
+    return EXIT_INTERNAL  # not reached
+
+
+def new(args: argparse.Namespace) -> int:
+    root = (args.root or default_root()).resolve()
+    folder = scaffold.create(root, args.name, args.lang)
+    examples, _ = model.discover(root)
+    example = next(e for e in examples if e.name == args.name)
+    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=schema.load_validator())
+    Reporter().example(outcome)
+    if outcome.status == "failed":
+        return EXIT_EXAMPLE_FAILED
+    write_atomic(example.answer_key, outcome.stdout)
+    entry = model.IMPLEMENTATION_FILES["rust" if args.lang == "rust" else "python"]
+    print(f"created {folder.relative_to(root)}/ with {entry}, {model.TRANSCRIPT} and {model.ANSWER_KEY}.\n"
+          f"Next: paste it into a page under docs/, for example\n"
+          f"  <!-- example-begin: {args.name}/{entry} -->\n  <!-- example-end -->\n"
+          f"  <!-- example-begin: {args.name}/{model.TRANSCRIPT} -->\n  <!-- example-end -->\n"
+          f"  <!-- example-begin: {args.name}/{model.ANSWER_KEY} -->\n  <!-- example-end -->\n"
+          f"then run: {fix_command([])}")
+    return EXIT_OK

@@ -1,0 +1,64 @@
+"""A wire problem: one broken rule at one place, and how declared (expected) violations are matched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import ExpectedViolation
+
+# Every rule the tool knows, with the file its line numbers refer to.
+RULES = {
+    "stdout-not-a-message": "stdout",
+    "stdout-not-utf8": "stdout",
+    "stdout-unterminated-line": "stdout",
+    "stdout-not-jsonrpc": "stdout",
+    "stdout-server-request": "stdout",
+    "stdout-result-and-error": "stdout",
+    "stdout-reply-without-request": "stdout",
+    "stdout-duplicate-reply": "stdout",
+    "stdout-missing-reply": "transcript",
+    "stdout-schema": "stdout",
+    "transcript-not-json": "transcript",
+    "transcript-not-jsonrpc": "transcript",
+    "transcript-bad-id": "transcript",
+    "transcript-duplicate-id": "transcript",
+    "transcript-response": "transcript",
+    "transcript-meta-beside-params": "transcript",
+    "transcript-meta-missing": "transcript",
+    "transcript-meta-key-missing": "transcript",
+    "transcript-params-missing": "transcript",
+    "transcript-schema": "transcript",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    rule: str
+    file: str  # path relative to the repository root
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: [{self.rule}] {self.message}"
+
+
+@dataclass
+class Verdict:
+    unexpected: list[Problem]  # broken rules nobody declared: the example fails
+    expected: list[Problem]  # declared and seen: reported, not failed
+    vanished: list[ExpectedViolation]  # declared but not seen: the example fails too
+
+
+def match(problems: list[Problem], declared: tuple[ExpectedViolation, ...]) -> Verdict:
+    """An example that breaks a rule on purpose is exempt from exactly that rule at exactly that line."""
+    remaining = list(declared)
+    unexpected, expected = [], []
+    for problem in problems:
+        hit = next((d for d in remaining if d.rule == problem.rule and d.line == problem.line), None)
+        if hit is None:
+            unexpected.append(problem)
+        else:
+            remaining.remove(hit)
+            expected.append(problem)
+    return Verdict(unexpected, expected, remaining)

@@ -1,0 +1,112 @@
+"""The transcript: what the client writes, one JSON-RPC message per line, checked before it is fed to a server."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .problems import Problem
+
+PROTOCOL_VERSION = "2026-07-28"
+REQUIRED_META_KEYS = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities")
+
+
+@dataclass(frozen=True)
+class TranscriptLine:
+    number: int
+    raw: bytes
+    message: object  # the parsed JSON value, or None when the line is not JSON
+    kind: str  # "request", "notification" or "invalid"
+
+    @property
+    def method(self) -> str | None:
+        return self.message.get("method") if isinstance(self.message, dict) else None
+
+    @property
+    def reply_id(self) -> object:
+        """The id the reply must carry: the request's id, or null for a line whose id cannot be read."""
+        if isinstance(self.message, dict) and valid_id(self.message.get("id")):
+            return self.message["id"]
+        return None
+
+    @property
+    def expects_reply(self) -> bool:
+        return self.kind != "notification"
+
+
+def valid_id(value: object) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def read(path: Path, rel: str) -> tuple[list[TranscriptLine], list[Problem]]:
+    data = path.read_bytes()
+    problems: list[Problem] = []
+    lines: list[TranscriptLine] = []
+    seen_ids: dict[object, int] = {}
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    for number, raw in enumerate(raw_lines, start=1):
+        line, found = classify(number, raw, rel)
+        problems.extend(found)
+        if line.kind == "request":
+            key = (type(line.message["id"]).__name__, line.message["id"])
+            if key in seen_ids:
+                problems.append(Problem("transcript-duplicate-id", rel, number,
+                                        f"request id {line.message['id']!r} was already used on line "
+                                        f"{seen_ids[key]}; ids must be unique within a transcript"))
+            seen_ids.setdefault(key, number)
+        lines.append(line)
+    if not lines:
+        problems.append(Problem("transcript-not-json", rel, 1, "the transcript is empty"))
+    return lines, problems
+
+
+def classify(number: int, raw: bytes, rel: str) -> tuple[TranscriptLine, list[Problem]]:
+    def problem(rule: str, text: str) -> Problem:
+        return Problem(rule, rel, number, text)
+
+    try:
+        message = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return TranscriptLine(number, raw, None, "invalid"), [problem("transcript-not-json", f"not JSON: {exc}")]
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return TranscriptLine(number, raw, message, "invalid"), [
+            problem("transcript-not-jsonrpc", 'not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")')]
+    if "method" not in message:
+        if "result" in message or "error" in message:
+            return TranscriptLine(number, raw, message, "invalid"), [
+                problem("transcript-response", "a client must not write responses to the server")]
+        return TranscriptLine(number, raw, message, "invalid"), [
+            problem("transcript-not-jsonrpc", 'no "method": neither a request nor a notification')]
+    if not isinstance(message["method"], str):
+        return TranscriptLine(number, raw, message, "invalid"), [
+            problem("transcript-not-jsonrpc", '"method" must be a string')]
+
+    problems: list[Problem] = []
+    if "_meta" in message:
+        problems.append(problem("transcript-meta-beside-params",
+                                '"_meta" sits beside "params"; it belongs inside them, as params._meta'))
+    if "id" not in message:
+        return TranscriptLine(number, raw, message, "notification"), problems
+    if not valid_id(message["id"]):
+        problems.append(problem("transcript-bad-id", f"request id must be a string or an integer, "
+                                                     f"got {json.dumps(message['id'])}"))
+        return TranscriptLine(number, raw, message, "invalid"), problems
+
+    params = message.get("params")
+    if not isinstance(params, dict):
+        if "_meta" not in message:
+            problems.append(problem("transcript-params-missing",
+                                    f'{message["method"]} request has no "params" object; every request in '
+                                    f'{PROTOCOL_VERSION} carries params._meta'))
+    elif not isinstance(params.get("_meta"), dict):
+        problems.append(problem("transcript-meta-missing",
+                                f'{message["method"]} request has no params._meta; every request carries it'))
+    else:
+        missing = [key for key in REQUIRED_META_KEYS if key not in params["_meta"]]
+        if missing:
+            problems.append(problem("transcript-meta-key-missing",
+                                    f"params._meta lacks required key(s): {', '.join(missing)}"))
+    return TranscriptLine(number, raw, message, "request"), problems

@@ -1,0 +1,148 @@
+"""Verify one example: build every implementation, run it against the transcript, check the wire, compare twins,
+repeat for determinism, and compare with the answer key."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import build, conversation, problems, transcript, wire
+from .errors import ExampleError
+from .model import Example
+from .problems import Problem
+
+
+@dataclass
+class Outcome:
+    example: Example
+    root: Path
+    status: str  # "verified", "written", "drifted", "failed"
+    stdout: bytes | None = None  # what the answer key should hold (None when the example failed)
+    messages: list[str] = field(default_factory=list)  # what went wrong, for the author
+    locations: list[tuple[str, int | None, str]] = field(default_factory=list)  # (file, line, text) annotations
+    expected: list[Problem] = field(default_factory=list)
+    stderr: dict[str, bytes] = field(default_factory=dict)
+    compiled: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    diff: str = ""
+
+    def fail(self, text: str, file: str | None = None, line: int | None = None) -> None:
+        self.status = "failed"
+        self.messages.append(text)
+        self.locations.append((file or self.rel(self.example.dir), line, text.splitlines()[0]))
+
+    def rel(self, path: Path) -> str:
+        return str(path.relative_to(self.root))
+
+
+def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, repeat: int,
+           validator: wire.MessageValidator | None) -> Outcome:
+    started = time.monotonic()
+    outcome = Outcome(example, root, "verified")
+    try:
+        _verify(root, example, cache, outcome, check=check, repeat=repeat, validator=validator)
+    except ExampleError as exc:
+        outcome.fail(exc.message, exc.file, exc.line)
+    outcome.seconds = time.monotonic() - started
+    if outcome.status == "failed":
+        outcome.stdout = None
+    return outcome
+
+
+def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, *, check: bool, repeat: int,
+            validator: wire.MessageValidator | None) -> None:
+    rel_transcript = outcome.rel(example.transcript)
+    rel_key = outcome.rel(example.answer_key)
+    lines, found = transcript.read(example.transcript, rel_transcript)
+    found += wire.check_transcript_schema(lines, rel_transcript, validator)
+    verdict = problems.match(found, example.config.expected_violations)
+    if verdict.unexpected:
+        for problem in verdict.unexpected:
+            outcome.fail(str(problem), problem.file, problem.line)
+        # A transcript that breaks rules is not fed to a server: fix the transcript first.
+        return
+    transcript_expected = verdict.expected
+
+    outputs: dict[str, bytes] = {}
+    for impl in example.implementations:
+        built = build.prepare(root, impl, cache, locked=check)
+        if built.compiled:
+            outcome.compiled.append(impl.name)
+        runs = []
+        for _ in range(max(1, repeat)):
+            result = conversation.converse(built.command, lines, timeout=example.config.timeout,
+                                           max_output=example.config.max_output_bytes)
+            outcome.stderr[impl.name] = result.stderr
+            if result.failure is None and result.returncode != example.config.exit_code:
+                result.failure = (f"the server exited with status {result.returncode}, "
+                                  f"expected {example.config.exit_code}")
+            if result.failure is not None:
+                tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
+                shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
+                outcome.fail(f"{impl.name}: {result.failure}\n  last lines of stderr:\n{shown}",
+                             outcome.rel(impl.entry))
+                return
+            runs.append(result.stdout)
+        for number, other in enumerate(runs[1:], start=2):
+            if other != runs[0]:
+                outcome.fail(f"{impl.name}: nondeterministic: run 1 and run {number} wrote different stdout\n"
+                             + diff_bytes(runs[0], other, "run 1", f"run {number}"), outcome.rel(impl.entry))
+                return
+        outputs[impl.name] = runs[0]
+
+    names = list(outputs)
+    for name in names[1:]:
+        if outputs[name] != outputs[names[0]]:
+            outcome.fail(f"twins disagree: {names[0]} and {name} wrote different stdout for the same "
+                         f"transcript; they must match byte for byte\n"
+                         + diff_bytes(outputs[names[0]], outputs[name], names[0], name), rel_key)
+            return
+    stdout = outputs[names[0]]
+
+    found = wire.check_stdout(stdout, lines, rel_key, rel_transcript, validator)
+    verdict = problems.match(found, example.config.expected_violations)
+    verdict.vanished = [v for v in verdict.vanished
+                        if not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
+    for problem in verdict.unexpected:
+        outcome.fail(str(problem), problem.file, problem.line)
+    for vanished in verdict.vanished:
+        outcome.fail(f"example.toml declares [{vanished.rule}] at line {vanished.line}, but it did not happen; "
+                     f"fix the example or remove the declaration", outcome.rel(example.dir / "example.toml"))
+    outcome.expected = transcript_expected + verdict.expected
+    if outcome.status == "failed":
+        return
+
+    outcome.stdout = stdout
+    current = example.answer_key.read_bytes() if example.answer_key.exists() else None
+    if current == stdout:
+        return
+    if check:
+        outcome.status = "drifted"
+        if current is None:
+            outcome.diff = f"{rel_key} is missing\n"
+            outcome.locations.append((rel_key, None, "answer key missing"))
+        else:
+            outcome.diff = diff_bytes(current, stdout, f"{rel_key} (checked in)", f"{rel_key} (server output)")
+            outcome.locations.append((rel_key, first_difference(current, stdout), "answer key drifted"))
+    else:
+        outcome.status = "written"
+
+
+def diff_bytes(a: bytes, b: bytes, label_a: str, label_b: str, limit: int = 200) -> str:
+    import difflib
+
+    lines = list(difflib.unified_diff(a.decode("utf-8", "replace").splitlines(keepends=True),
+                                      b.decode("utf-8", "replace").splitlines(keepends=True),
+                                      label_a, label_b))
+    lines = [l if l.endswith("\n") else l + "\n\\ No newline at end of file\n" for l in lines]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)\n"]
+    return "".join(lines)
+
+
+def first_difference(a: bytes, b: bytes) -> int:
+    for number, (x, y) in enumerate(zip(a.split(b"\n"), b.split(b"\n")), start=1):
+        if x != y:
+            return number
+    return min(a.count(b"\n"), b.count(b"\n")) + 1
