@@ -162,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
     cache = build.Cache(root, fresh=args.fresh)
     validator = schema.load_validator()
 
-    for error in broken if not args.names else [e for e in broken if _example_of(e) in args.names]:
+    if args.names:
+        broken = [e for e in broken if _example_of(e) in args.names]
+    for error in broken:
         reporter.line(f"{reporter.paint('failed  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
     outcomes: list[Outcome] = []
@@ -182,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
             page_results.append(pages.paste_page(root, path, overrides, by_dir))
         except PageError as exc:
             page_errors.append(exc)
+    unpasted: list[str] = []
     if not page_errors:
         unpasted = sorted({e.name for e in examples} - pages.pasted_examples(root, page_results))
         for name in unpasted:
@@ -217,10 +220,13 @@ def run(args: argparse.Namespace) -> int:
     parts = [f"{n} {s}" for s, n in counts.items() if n]
     if broken:
         parts.append(f"{len(broken)} broken")
-    page_note = (f"{len(page_results) + len(page_errors)} pages: "
+    marker_errors = len(page_errors) - len(unpasted)
+    page_note = (f"{len(page_results) + marker_errors} pages: "
                  + (f"{len(drifted_pages)} {'drifted' if args.check else 'pasted'}, " if drifted_pages else "")
-                 + (f"{len(page_errors)} broken, " if page_errors else "")
-                 + f"{len(page_results) - len(drifted_pages)} up to date")
+                 + (f"{marker_errors} broken, " if marker_errors else "")
+                 + f"{len(page_results) - len(drifted_pages)} up to date"
+                 + (f"; {len(unpasted)} example{'s' if len(unpasted) != 1 else ''} pasted by no page"
+                    if unpasted else ""))
     total = len(outcomes) + len(broken)
     reporter.line(f"{total} example{'s' if total != 1 else ''}: {', '.join(parts) or 'none'}; {page_note} "
                   f"in {time.monotonic() - started:.1f} s")

@@ -1,0 +1,43 @@
+# Two commands on a fresh clone:
+#   make serve   verify every example, paste it into the pages, then build and serve the site on 127.0.0.1:8000
+#   make test    run every test (the same command CI runs through .ci/run)
+
+PYTHON_BOOT ?= python3
+VENV        := .venv
+PYTHON      := $(VENV)/bin/python
+STAMP       := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test check regen site setup clean bench
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt constraints.txt
+	$(PYTHON_BOOT) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	touch $(STAMP)
+
+# Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
+serve: $(STAMP)
+	$(PYTHON) tools/run_examples.py
+	$(PYTHON) -m mkdocs serve --strict
+
+regen: $(STAMP)
+	$(PYTHON) tools/run_examples.py
+
+check: $(STAMP)
+	$(PYTHON) tools/run_examples.py --check
+
+# The published build: the check first, so drift can never be published.
+site: check
+	$(PYTHON) -m mkdocs build --strict
+
+test: $(STAMP)
+	$(PYTHON) tools/run_examples.py --check
+	$(PYTHON) -m pytest
+
+bench: $(STAMP)
+	$(PYTHON) benchmarks/bench.py
+
+clean:
+	rm -rf site .cache .pytest_cache .hypothesis screenshots
