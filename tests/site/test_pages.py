@@ -1,0 +1,136 @@
+"""Every page has the shape readers rely on, shows only pasted code, and the site builds strictly."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_tool
+
+sys.path.insert(0, str(ROOT / "tools"))
+from runex import markers  # noqa: E402
+
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+PAGE_IDS = [str(p.relative_to(ROOT)) for p in PAGES]
+LEVELS = {"Level 101", "Level 201", "Level 301"}
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<lang>[\w+-]*)")
+
+
+def front_matter(text: str) -> dict[str, str | list[str]]:
+    """The few front-matter keys the pages use (title, description, tags), without a YAML dependency."""
+    match = re.match(r"^---\n(.*?)\n---\n", text, re.S)
+    assert match, "the page must start with a front-matter block between --- lines"
+    data: dict[str, str | list[str]] = {}
+    key = None
+    for line in match.group(1).splitlines():
+        item = re.match(r"^\s+-\s+(.*)$", line)
+        if item and key:
+            data.setdefault(key, [])
+            data[key].append(item.group(1).strip().strip("'\""))
+            continue
+        pair = re.match(r"^([A-Za-z_]+):\s*(.*)$", line)
+        if pair:
+            key = pair.group(1)
+            if pair.group(2):
+                data[key] = pair.group(2).strip().strip("'\"")
+    return data
+
+
+def fences_outside_markers(text: str, page: str) -> list[tuple[int, str]]:
+    """(line, language) of every fenced block that the tool did not paste."""
+    found = []
+    for segment_line, segment in _text_lines(text, page):
+        match = FENCE.match(segment)
+        if match:
+            found.append((segment_line, match.group("lang")))
+    return found
+
+
+def _text_lines(text: str, page: str):
+    """Lines outside marker pairs, numbered, with fence bodies skipped (only opening fences are reported)."""
+    number = 0
+    fence = None
+    for segment in markers.parse(text, page):
+        if isinstance(segment, markers.Block):
+            number += 2 + len(segment.body)
+            continue
+        number += 1
+        if fence:
+            if segment.strip() and set(segment.strip()) == {fence[0]} and len(segment.strip()) >= len(fence):
+                fence = None
+            continue
+        match = FENCE.match(segment)
+        if match:
+            fence = match.group("fence")
+            yield number, segment
+
+
+def test_there_are_pages():
+    assert len(PAGES) >= 3, "docs/ should hold at least the home page, What MCP is, and the contributor page"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_page_declares_one_level_and_a_summary(page: Path):
+    text = page.read_text(encoding="utf-8")
+    meta = front_matter(text)
+    levels = [t for t in meta.get("tags", []) if t in LEVELS] if isinstance(meta.get("tags"), list) else []
+    if page.name == "levels.md":
+        pytest.skip("the level index lists levels rather than having one")
+    assert len(levels) == 1, f"{page.relative_to(ROOT)}: tags must hold exactly one of {sorted(LEVELS)}"
+    assert meta.get("description"), f"{page.relative_to(ROOT)}: front matter needs a one-line description"
+    body = text.split("\n---\n", 1)[1]
+    assert re.search(r'^!!! abstract "Level (101|201|301) · ', body, re.M), \
+        f'{page.relative_to(ROOT)}: the top needs !!! abstract "Level NNN · ..." with the one-line summary'
+    assert levels[0].split()[1] in re.search(r'^!!! abstract "Level (\d+)', body, re.M).group(1), \
+        f"{page.relative_to(ROOT)}: the abstract's level must match the tag"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_page_has_sources_and_polish_section_ending_with_search_phrases(page: Path):
+    text = page.read_text(encoding="utf-8")
+    rel = page.relative_to(ROOT)
+    assert re.search(r"^## Sources\s*$", text, re.M), f"{rel}: needs a '## Sources' section"
+    polish = re.search(r"^## Po polsku\s*$(.*)", text, re.M | re.S)
+    assert polish, f"{rel}: needs a '## Po polsku' section"
+    section = polish.group(1)
+    assert text.index("## Sources") < text.index("## Po polsku"), f"{rel}: Sources come before Po polsku"
+    paragraphs = [p for p in re.split(r"\n\s*\n", section.strip()) if p.strip() and not p.startswith("**Szukaj")]
+    assert 3 <= len(paragraphs) <= 6, f"{rel}: Po polsku needs 3-5 paragraphs, found {len(paragraphs)}"
+    last = section.strip().splitlines()[-1]
+    assert last.startswith("**Szukaj po polsku:**"), f"{rel}: Po polsku must end with a '**Szukaj po polsku:**' line"
+    assert re.search(r"[ąćęłńóśźż]", section), f"{rel}: the Polish text has no Polish diacritics at all"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_no_hand_typed_rust_or_python_block(page: Path):
+    text = page.read_text(encoding="utf-8")
+    typed = [(line, lang) for line, lang in fences_outside_markers(text, str(page.relative_to(ROOT)))
+             if lang.lower() in {"rust", "rs", "python", "py", "python3", "toml"}]
+    assert not typed, (f"{page.relative_to(ROOT)}: code on the site is pasted, never typed; hand-written "
+                       f"{', '.join(f'```{lang} at line {line}' for line, lang in typed)}: move it into an "
+                       f"example under examples/ and paste it with <!-- example-begin: ... --> markers")
+
+
+def test_check_passes_so_every_example_is_pasted_and_every_block_equals_its_file():
+    """--check fails on an unpasted example (exit 4) and on a pasted block that differs from its file (exit 5)."""
+    result = run_tool("--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_site_builds_strictly(tmp_path: Path):
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                            cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_hand_typed_rust_block_is_caught():
+    page = "# T\n\n```rust\nfn main() {}\n```\n\n<!-- example-begin: x/main.rs -->\n```rust\nfn a(){}\n```\n<!-- example-end -->\n"
+    assert fences_outside_markers(page, "t.md") == [(3, "rust")]
