@@ -151,6 +151,19 @@ def fix_command(names: list[str]) -> str:
     return shlex.join([python, "tools/run_examples.py", *names])
 
 
+def _verify_all(root, chosen, cache, args, validator):
+    """Yield outcomes as examples finish; -j 1 stays in this thread (no pool), which also keeps profiles whole."""
+    if args.jobs == 1:
+        for example in chosen:
+            yield verify(root, example, cache, check=args.check, repeat=args.repeat, validator=validator)
+        return
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator)
+                   for e in chosen]
+        for future in as_completed(futures):
+            yield future.result()
+
+
 def run(args: argparse.Namespace) -> int:
     root = (args.root or default_root()).resolve()
     started = time.monotonic()
@@ -168,13 +181,9 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"{reporter.paint('failed  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
     outcomes: list[Outcome] = []
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator)
-                   for e in chosen]
-        for future in as_completed(futures):
-            outcome = future.result()
-            outcomes.append(outcome)
-            reporter.example(outcome)
+    for outcome in _verify_all(root, chosen, cache, args, validator):
+        outcomes.append(outcome)
+        reporter.example(outcome)
 
     overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
     by_dir = {e.dir.resolve(): e for e in examples}

@@ -179,13 +179,18 @@ def _await_exit(proc: subprocess.Popen, pipes: _Pipes, timeout: float) -> str | 
     except BrokenPipeError:
         pass
     deadline = time.monotonic() + timeout
-    while not pipes.stdout_eof or proc.poll() is None:
+    hang = (f"hang: the server did not exit within {timeout:g} s after its stdin was closed; "
+            f"a stdio server must exit on end of input")
+    while not pipes.stdout_eof:
         if pipes.flooded:
             return _flood_message(pipes)
         if time.monotonic() >= deadline:
-            return (f"hang: the server did not exit within {timeout:g} s after its stdin was closed; "
-                    f"a stdio server must exit on end of input")
-        pipes.pump(min(deadline, time.monotonic() + 0.05))
+            return hang
+        pipes.pump(deadline)
+    try:  # stdout is closed: the process is exiting, or holds on without its stdout
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return hang
     # Drain what stderr still holds.
     while pipes.selector.get_map() and time.monotonic() < deadline:
         pipes.pump(min(deadline, time.monotonic() + 0.05))

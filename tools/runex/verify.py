@@ -107,8 +107,9 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     for problem in verdict.unexpected:
         outcome.fail(str(problem), problem.file, problem.line)
     for vanished in verdict.vanished:
-        outcome.fail(f"example.toml declares [{vanished.rule}] at line {vanished.line}, but it did not happen; "
-                     f"fix the example or remove the declaration", outcome.rel(example.dir / "example.toml"))
+        rel_config = outcome.rel(example.dir / "example.toml")
+        outcome.fail(f"{rel_config} declares [{vanished.rule}] at line {vanished.line}, but it did not happen; "
+                     f"fix the example or remove the declaration", rel_config)
     outcome.expected = transcript_expected + verdict.expected
     if outcome.status == "failed":
         return

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""What verification costs as the site grows: the tool against a naive baseline, side by side in one run.
+
+    python benchmarks/bench.py                      # sizes 10, 50, 200; 3 runs each; writes benchmarks/results/
+    python benchmarks/bench.py --sizes 10,50 --runs 5
+
+For each size N it generates N synthetic examples (half Rust, half Python, each a small real server made from the
+tool's own `new` templates, with a transcript and a page pasting it) in a temporary directory and measures:
+cold (empty cache) with -j 1 and -j <cores>; warm --check (cache full, nothing changed); one example edited, then
+--check (it must rebuild exactly one); a naive baseline that compiles and reruns every example in sequence with no
+cache, as peers do; and `mkdocs build` as the pages grow. It prints medians and ratios, writes the same as JSON,
+and profiles the tool's own overhead (everything but compiling and running servers) per example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from runex import cli, conversation, scaffold  # noqa: E402
+
+TOOL = ROOT / "tools" / "run_examples.py"
+CORES = os.cpu_count() or 1
+
+
+def generate(root: Path, n: int) -> list[str]:
+    """N examples from the `new` templates, and pages that paste every one of them (ten examples a page)."""
+    (root / "examples").mkdir(parents=True)
+    (root / "docs").mkdir()
+    names = []
+    for i in range(n):
+        lang = "rust" if i % 2 == 0 else "python"
+        name = f"ex-{i:03d}-{lang}"
+        scaffold.create(root, name, lang)
+        names.append(name)
+    for page_number, start in enumerate(range(0, n, 10)):
+        lines = [f"# Page {page_number}\n\n"]
+        for name in names[start:start + 10]:
+            entry = "main.rs" if name.endswith("rust") else "server.py"
+            for file in (entry, "transcript.jsonl", "answer_key.jsonl"):
+                lines.append(f"<!-- example-begin: {name}/{file} -->\n<!-- example-end -->\n\n")
+        (root / "docs" / f"page-{page_number:02d}.md").write_text("".join(lines))
+    nav = "\n".join(f"  - docs/page-{i:02d}.md".replace("docs/", "") for i in range((n + 9) // 10))
+    (root / "mkdocs.yml").write_text(f"site_name: bench\nnav:\n{nav}\n")
+    return names
+
+
+def tool(root: Path, *args: str) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root)], capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"run_examples {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return seconds
+
+
+def clear_cache(root: Path) -> None:
+    shutil.rmtree(root / ".cache", ignore_errors=True)
+
+
+def naive(root: Path, names: list[str]) -> float:
+    """What peers do: for every example, compile it (no cache), pipe the whole transcript in, compare stdout."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in names:
+            folder = root / "examples" / name
+            if (folder / "main.rs").exists():
+                binary = Path(scratch) / name
+                subprocess.run(["rustc", "--edition", "2021", "-O", "-o", str(binary), str(folder / "main.rs")],
+                               check=True, capture_output=True)
+                command = [str(binary)]
+            else:
+                command = [sys.executable, str(folder / "server.py")]
+            out = subprocess.run(command, input=(folder / "transcript.jsonl").read_bytes(), capture_output=True,
+                                 check=True).stdout
+            if out != (folder / "answer_key.jsonl").read_bytes():
+                raise SystemExit(f"naive baseline: {name} differs from its answer key")
+    return time.perf_counter() - started
+
+
+def mkdocs_build(root: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(root / "site")], cwd=root, check=True,
+                   capture_output=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    return time.perf_counter() - started
+
+
+def edited_check(root: Path, name: str, round_number: int) -> tuple[float, int]:
+    """Edit one Rust example's source (a comment), regenerate, and count how many binaries were compiled."""
+    source = root / "examples" / name / "main.rs"
+    source.write_text(source.read_text() + f"// edit {round_number}\n")
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(TOOL), "--root", str(root)], capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(proc.stdout + proc.stderr)
+    return seconds, proc.stdout.count("(built ")
+
+
+def overhead_profile(root: Path, n: int) -> dict:
+    """Run a warm --check in this process under cProfile; everything outside converse() is the tool's own cost."""
+    profiler = cProfile.Profile()
+    sink = io.StringIO()
+    real_stdout = sys.stdout
+    sys.stdout = sink
+    started = time.perf_counter()
+    try:
+        profiler.enable()
+        code = cli.main(["--check", "-j", "1", "--root", str(root)])
+        profiler.disable()
+    finally:
+        sys.stdout = real_stdout
+    total = time.perf_counter() - started
+    if code != 0:
+        raise SystemExit(sink.getvalue())
+    stats = pstats.Stats(profiler)
+
+    def cumulative(module: str, function: str) -> float:
+        return sum(v[3] for k, v in stats.stats.items() if k[2] == function and k[0].endswith(module))
+
+    servers = cumulative("conversation.py", "converse")
+    parts = {
+        "discover examples (model.discover)": cumulative("model.py", "discover"),
+        "toolchain probe (rustc -vV, once per run)": cumulative("build.py", "toolchain_version"),
+        "cache lookup and hashing (build.prepare)": cumulative("build.py", "prepare")
+        - cumulative("build.py", "toolchain_version"),
+        "transcript parse and checks (transcript.read)": cumulative("transcript.py", "read"),
+        "wire checks (wire.check_stdout)": cumulative("wire.py", "check_stdout"),
+        "pasting pages (pages.paste_page)": cumulative("pages.py", "paste_page"),
+    }
+    own = total - servers
+    parts["everything else (reporting, answer-key reads, start of threads)"] = own - sum(parts.values())
+    return {"total_s": total, "servers_s": servers, "overhead_s": own, "overhead_ms_per_example": own / n * 1000,
+            "breakdown_ms_per_example": {k: v / n * 1000 for k, v in parts.items()},
+            "interpreter_start_and_imports_s": startup_seconds()}
+
+
+def startup_seconds() -> float:
+    """Interpreter start plus the tool's imports, paid once per invocation (measured with --help)."""
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, str(TOOL), "--help"], capture_output=True, check=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def bench_size(n: int, runs: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix=f"bench-{n}-") as tmp:
+        root = Path(tmp)
+        names = generate(root, n)
+        tool(root)  # write every answer key once, so the checks below have something to compare with
+        cold1, coldn, warm, edit, naive_times, builds, rebuilt = [], [], [], [], [], [], []
+        cold_runs = max(1, runs if n <= 50 else 1)
+        for _ in range(cold_runs):
+            clear_cache(root)
+            cold1.append(tool(root, "--check", "-j", "1"))
+            clear_cache(root)
+            coldn.append(tool(root, "--check", "-j", str(CORES)))
+        for _ in range(runs):
+            warm.append(tool(root, "--check"))
+        for i in range(runs):
+            seconds, compiled = edited_check(root, names[0], i)
+            edit.append(seconds)
+            rebuilt.append(compiled)
+        for _ in range(cold_runs):
+            naive_times.append(naive(root, names))
+        for _ in range(runs):
+            builds.append(mkdocs_build(root))
+        profile = overhead_profile(root, n)
+    result = {
+        "examples": n, "runs": runs, "cold_runs": cold_runs,
+        "cold_j1_s": median(cold1), f"cold_j{CORES}_s": median(coldn), "warm_check_s": median(warm),
+        "one_edited_s": median(edit), "one_edited_rebuilt": max(rebuilt), "naive_s": median(naive_times),
+        "mkdocs_build_s": median(builds),
+        "warm_vs_naive": median(naive_times) / median(warm),
+        "cold_parallel_speedup": median(cold1) / median(coldn),
+        "overhead": profile,
+    }
+    return result
+
+
+def machine() -> str:
+    return f"{platform.machine()}, {CORES} cores, Python {platform.python_version()}, " \
+           f"{subprocess.run(['rustc', '-V'], capture_output=True, text=True).stdout.strip()}"
+
+
+def table(results: list[dict]) -> str:
+    head = (f"| examples | cold -j1 | cold -j{CORES} | speed-up | warm --check | one edited (rebuilt) | naive | "
+            f"warm vs naive | mkdocs build | overhead / example |")
+    rows = [head, "|" + "---|" * 10]
+    for r in results:
+        rows.append(f"| {r['examples']} | {r['cold_j1_s']:.2f} s | {r[f'cold_j{CORES}_s']:.2f} s | "
+                    f"{r['cold_parallel_speedup']:.2f}x | {r['warm_check_s']:.2f} s | {r['one_edited_s']:.2f} s "
+                    f"({r['one_edited_rebuilt']}) | {r['naive_s']:.2f} s | {r['warm_vs_naive']:.1f}x | "
+                    f"{r['mkdocs_build_s']:.2f} s | {r['overhead']['overhead_ms_per_example']:.1f} ms |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10,50,200", help="comma-separated example counts")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (medians are reported)")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "latest.json")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results = []
+    for n in sizes:
+        print(f"measuring {n} examples ...", file=sys.stderr, flush=True)
+        results.append(bench_size(n, args.runs))
+    print(f"Machine: {machine()}")
+    print(table(results))
+    for r in results:
+        print(f"\nTool overhead at {r['examples']} examples (warm --check -j 1 under cProfile): "
+              f"{r['overhead']['overhead_s']:.3f} s of {r['overhead']['total_s']:.3f} s "
+              f"({r['overhead']['overhead_ms_per_example']:.1f} ms per example), where it goes:")
+        for part, ms in r["overhead"]["breakdown_ms_per_example"].items():
+            print(f"    {ms:6.2f} ms  {part}")
+        print(f"    interpreter start and imports, once per run: "
+              f"{r['overhead']['interpreter_start_and_imports_s'] * 1000:.0f} ms")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"machine": machine(), "results": results}, indent=2))
+    print(f"\nwritten: {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
