@@ -12,8 +12,9 @@ EXIT_DRIFT = 5
 EXIT_CODES_HELP = """exit codes:
   0  every example verified and every page up to date (or, without --check, written)
   1  internal error in the tool itself (a bug: please report it)
-  2  usage error: bad arguments, unknown example name, unreadable example.toml
-  3  an example failed: build error, crash, hang, flood, wire violation, twins disagree, nondeterminism
+  2  usage error: bad arguments, unknown example name, missing schema package
+  3  an example failed: bad example.toml or layout, build error, crash, hang, flood, wire violation,
+     twins disagree, nondeterminism
   4  a page is broken: bad marker, unknown file or region, path escape, example pasted by no page
   5  drift (--check only): an answer key or a pasted block differs from what the tool would write"""
 
