@@ -36,6 +36,7 @@ class Config:
     max_output_bytes: int = DEFAULT_MAX_OUTPUT
     implementations_from: str | None = None
     transcript_from: str | None = None
+    implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
 
 
@@ -69,7 +70,7 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "expected_violation"}
+                "implementations", "expected_violation"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 
 
@@ -104,8 +105,19 @@ def load_config(path: Path, rel: str) -> Config:
         max_output_bytes=number("max_output_bytes", DEFAULT_MAX_OUTPUT, int),
         implementations_from=data.get("implementations_from"),
         transcript_from=data.get("transcript_from"),
+        implementations=_names(data, rel),
         expected_violations=tuple(violations),
     )
+
+
+def _names(data: dict, rel: str) -> tuple[str, ...] | None:
+    names = data.get("implementations")
+    if names is None:
+        return None
+    if not isinstance(names, list) or not names or any(n not in IMPLEMENTATION_FILES for n in names):
+        raise ConfigError(f"implementations must be a non-empty list drawn from {', '.join(IMPLEMENTATION_FILES)}, "
+                          f"got {names!r}", file=rel)
+    return tuple(names)
 
 
 def _implementations_in(folder: Path) -> list[Implementation]:
@@ -157,6 +169,12 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path]) 
     impls = _implementations_in(impl_dir)
     if config.implementations_from and _implementations_in(folder):
         raise ConfigError("has its own implementations and implementations_from; choose one", file=rel)
+    if config.implementations is not None:
+        missing = [n for n in config.implementations if n not in {i.name for i in impls}]
+        if missing:
+            raise ConfigError(f"implementations names {', '.join(missing)}, which {impl_dir.name} does not have",
+                              file=f"{rel}/{CONFIG}")
+        impls = [i for i in impls if i.name in config.implementations]
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
