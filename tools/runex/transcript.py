@@ -17,7 +17,7 @@ class TranscriptLine:
     number: int
     raw: bytes
     message: object  # the parsed JSON value, or None when the line is not JSON
-    kind: str  # "request", "notification" or "invalid"
+    kind: str  # "request", "notification", "response" (a client must not send one) or "invalid"
 
     @property
     def method(self) -> str | None:
@@ -32,7 +32,7 @@ class TranscriptLine:
 
     @property
     def expects_reply(self) -> bool:
-        return self.kind != "notification"
+        return self.kind not in ("notification", "response")  # nobody answers a response
 
 
 def valid_id(value: object) -> bool:
@@ -76,7 +76,7 @@ def classify(number: int, raw: bytes, rel: str) -> tuple[TranscriptLine, list[Pr
             problem("transcript-not-jsonrpc", 'not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")')]
     if "method" not in message:
         if "result" in message or "error" in message:
-            return TranscriptLine(number, raw, message, "invalid"), [
+            return TranscriptLine(number, raw, message, "response"), [
                 problem("transcript-response", "a client must not write responses to the server")]
         return TranscriptLine(number, raw, message, "invalid"), [
             problem("transcript-not-jsonrpc", 'no "method": neither a request nor a notification')]
@@ -96,11 +96,12 @@ def classify(number: int, raw: bytes, rel: str) -> tuple[TranscriptLine, list[Pr
         return TranscriptLine(number, raw, message, "invalid"), problems
 
     params = message.get("params")
-    if not isinstance(params, dict):
-        if "_meta" not in message:
-            problems.append(problem("transcript-params-missing",
-                                    f'{message["method"]} request has no "params" object; every request in '
-                                    f'{PROTOCOL_VERSION} carries params._meta'))
+    if "_meta" in message:
+        pass  # already reported as meta-beside-params: one fault, one finding
+    elif not isinstance(params, dict):
+        problems.append(problem("transcript-params-missing",
+                                f'{message["method"]} request has no "params" object; every request in '
+                                f'{PROTOCOL_VERSION} carries params._meta'))
     elif not isinstance(params.get("_meta"), dict):
         problems.append(problem("transcript-meta-missing",
                                 f'{message["method"]} request has no params._meta; every request carries it'))

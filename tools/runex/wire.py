@@ -40,7 +40,10 @@ def check_transcript_schema(lines: list[TranscriptLine], rel: str, validator: Me
 def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, rel_transcript: str,
                  validator: MessageValidator | None = None) -> list[Problem]:
     problems: list[Problem] = []
-    requests = {(type(l.reply_id).__name__, l.reply_id): l for l in lines if l.kind == "request"}
+    # A malformed line whose id can be read (one declared transcript-not-jsonrpc, say) is owed a reply with that id,
+    # as the conversation waits for one.
+    requests = {(type(l.reply_id).__name__, l.reply_id): l for l in lines
+                if l.kind == "request" or (l.kind == "invalid" and l.reply_id is not None)}
     # Lines whose id cannot be read (a deliberately malformed line) are owed one reply with a null id each.
     null_owed = [l for l in lines if l.kind == "invalid" and l.reply_id is None]
     answered: dict[object, int] = {}
@@ -65,8 +68,9 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
             message = json.loads(text)
         except ValueError:
             shown = text if len(text) <= 80 else text[:77] + "..."
-            problem("stdout-not-a-message", f"not a JSON-RPC message on stdout: {shown!r}; a client's parser "
-                                            f"stops here. {STDERR_HINT}")
+            problem("stdout-not-a-message", f"not a JSON-RPC message on stdout: {shown!r}; the spec forbids "
+                                            f"it (some clients give up on the server, others log it and read "
+                                            f"on). {STDERR_HINT}")
             continue
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             problem("stdout-not-jsonrpc", 'not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")')
