@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import build, markers, model, pages, scaffold, schema
+from . import build, markers, model, pages, scaffold, schema, verdicts
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
 from .fsutil import write_atomic
@@ -151,6 +151,10 @@ def fix_command(names: list[str]) -> str:
     return shlex.join([python, "tools/run_examples.py", *names])
 
 
+def _validator(root: Path) -> verdicts.CachedValidator:
+    return verdicts.CachedValidator(build.Cache(root).dir.parent, schema.load_validator)
+
+
 def _verify_all(root, chosen, cache, args, validator):
     """Yield outcomes as examples finish; -j 1 stays in this thread (no pool), which also keeps profiles whole."""
     if args.jobs == 1:
@@ -173,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = shard_of(select(examples, args.names, broken), args.shard)
     reporter = Reporter(verbose=args.verbose)
     cache = build.Cache(root, fresh=args.fresh)
-    validator = schema.load_validator()
+    validator = _validator(root)
 
     if args.names:
         broken = [e for e in broken if _example_of(e) in args.names]
@@ -185,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
         outcomes.append(outcome)
         reporter.example(outcome)
 
+    validator.save()
     overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
     by_dir = {e.dir.resolve(): e for e in examples}
     page_results, page_errors = [], []
@@ -328,7 +333,7 @@ def new(args: argparse.Namespace) -> int:
     folder = scaffold.create(root, args.name, args.lang)
     examples, _ = model.discover(root)
     example = next(e for e in examples if e.name == args.name)
-    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=schema.load_validator())
+    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=_validator(root))
     Reporter().example(outcome)
     if outcome.status == "failed":
         return EXIT_EXAMPLE_FAILED

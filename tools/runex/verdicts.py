@@ -1,0 +1,81 @@
+"""Remember what the strict schema said about each message, so an unchanged site never imports the schema.
+
+Importing the official validators costs about half a second per run, more than verifying a warm site. A verdict
+depends only on the message, the mcp-types version and the validator's own code, so it is cached under a hash of
+all three; any change to one of them is a miss, and a miss loads the real validator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+from .fsutil import write_atomic
+from .wire import MessageValidator
+
+SCHEMA_SOURCE = Path(__file__).resolve().parent / "schema.py"
+
+
+def _fingerprint() -> str:
+    try:
+        version = metadata.version("mcp-types")
+    except metadata.PackageNotFoundError:
+        version = "missing"
+    return hashlib.sha256(version.encode() + b"\0" + SCHEMA_SOURCE.read_bytes()).hexdigest()[:16]
+
+
+class CachedValidator:
+    """A MessageValidator that asks the real one only about messages it has not seen."""
+
+    def __init__(self, cache_dir: Path, load: Callable[[], MessageValidator]):
+        self._load = load
+        self._real: MessageValidator | None = None
+        self._lock = threading.Lock()
+        self._path = cache_dir / f"schema-verdicts-{_fingerprint()}.json"
+        try:
+            self._verdicts: dict[str, list[str]] = json.loads(self._path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self._verdicts = {}
+        if not isinstance(self._verdicts, dict):
+            self._verdicts = {}
+        self._dirty = False
+
+    def _ask(self, kind: str, method: str | None, body: object, question: Callable[[MessageValidator], list[str]]):
+        key = hashlib.sha256(json.dumps([kind, method, body], sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        with self._lock:
+            known = self._verdicts.get(key)
+            if isinstance(known, list):
+                return list(known)
+            if self._real is None:
+                self._real = self._load()
+        findings = question(self._real)
+        with self._lock:
+            self._verdicts[key] = list(findings)
+            self._dirty = True
+        return findings
+
+    def check_request(self, method: str, params: object) -> list[str]:
+        return self._ask("request", method, params, lambda v: v.check_request(method, params))
+
+    def check_result(self, method: str, result: object) -> list[str]:
+        return self._ask("result", method, result, lambda v: v.check_result(method, result))
+
+    def check_error(self, error: object) -> list[str]:
+        return self._ask("error", None, error, lambda v: v.check_error(error))
+
+    @property
+    def loaded(self) -> bool:
+        return self._real is not None
+
+    def save(self) -> None:
+        """Write the verdicts whole (or not at all); a lost write only costs the next run one import."""
+        with self._lock:
+            if not self._dirty:
+                return
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._path, json.dumps(self._verdicts, sort_keys=True).encode("utf-8"))
+            self._dirty = False
