@@ -77,13 +77,16 @@ class Cache:
             produce(staging)
             (staging / META).write_text(json.dumps({"sha256": _sha256(staging / BINARY)}))
             final = self.dir / key
-            if final.exists():
+            # A good entry may be in use by another run (same key, built at the same time): keep it. --fresh
+            # replaces it; lookup() removes a broken one.
+            if self.fresh and final.exists():
                 shutil.rmtree(final, ignore_errors=True)
-            try:
-                os.rename(staging, final)
-            except OSError:
-                if self.lookup(key) is None:  # another run won the race with a good entry, or it is broken
-                    raise
+            if self.lookup(key) is None:
+                try:
+                    os.rename(staging, final)
+                except OSError:
+                    if self.lookup(key) is None:  # another run won the race with a good entry, or it is broken
+                        raise
             return final / BINARY
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -143,6 +146,12 @@ def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool) -> 
     else:
         produce = lambda folder: _cargo(root, impl, recipe, cache, folder / BINARY)  # noqa: E731
     binary = cache.store(key, produce)
+    if impl.name == "cargo":
+        after = cache_key(root, impl, [a for a in recipe if a != "--locked"])
+        if after != key:  # the build wrote Cargo.lock: file the binary under the sources as they are now, so a
+            # later --check with the old (or no) Cargo.lock misses the cache and lets `cargo --locked` object
+            binary = cache.store(after, lambda folder: shutil.copy2(binary, folder / BINARY))
+            shutil.rmtree(cache.dir / key, ignore_errors=True)
     return Built([str(binary)], True, time.monotonic() - started)
 
 

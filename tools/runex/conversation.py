@@ -128,6 +128,7 @@ def converse(cmd: list[str], lines: list[TranscriptLine], *, timeout: float, max
             cwd=home, env=scrubbed_env(home), process_group=0, preexec_fn=_limit_resources,
         )
         pipes = _Pipes(proc, max_output)
+        os.set_blocking(proc.stdin.fileno(), False)  # a server that stops reading must not block the tool
         try:
             failure = _feed(proc, pipes, lines, timeout)
             if failure is None:
@@ -148,11 +149,14 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
     answered = 0  # how many replies have been matched to transcript lines so far
     for line in lines:
         try:
-            proc.stdin.write(line.raw + b"\n")
-            proc.stdin.flush()
+            written = _write(proc, pipes, line.raw + b"\n", time.monotonic() + timeout)
         except BrokenPipeError:
             return (f"the server closed its stdin before transcript line {line.number} was written "
                     f"(exit status {proc.poll()})")
+        if not written:
+            return _flood_message(pipes) if pipes.flooded else (
+                f"hang: the server stopped reading its stdin; transcript line {line.number} could not be "
+                f"written within {timeout:g} s")
         if not line.expects_reply:
             continue
         want = _id_key(line.reply_id)
@@ -161,7 +165,11 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
             if pipes.flooded:
                 return _flood_message(pipes)
             if pipes.stdout_eof:
-                proc.wait(timeout=timeout)
+                try:
+                    proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    return (f"hang: the server closed its stdout without answering transcript line "
+                            f"{line.number} (id {line.reply_id!r}) and did not exit within {timeout:g} s")
                 return (f"the server exited (status {proc.returncode}) without answering transcript line "
                         f"{line.number} (id {line.reply_id!r})")
             if time.monotonic() >= deadline:
@@ -171,6 +179,22 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
             pipes.pump(deadline)
         answered = len(pipes.replies)
     return None
+
+
+def _write(proc: subprocess.Popen, pipes: _Pipes, data: bytes, deadline: float) -> bool:
+    """Write `data` to the server's (non-blocking) stdin, draining its output meanwhile. False when the server
+    floods or the deadline passes first."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(proc.stdin.fileno(), view):]
+            continue
+        except BlockingIOError:
+            pass
+        if pipes.flooded or time.monotonic() >= deadline:
+            return False
+        pipes.pump(min(deadline, time.monotonic() + 0.01))
+    return True
 
 
 def _await_exit(proc: subprocess.Popen, pipes: _Pipes, timeout: float) -> str | None:

@@ -71,7 +71,10 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes],
                examples_by_dir: dict[Path, Example]) -> PageResult:
     """Compute the page as the tool would write it. `overrides` holds answer keys not yet written."""
     rel = str(path.relative_to(root))
-    old = path.read_text(encoding="utf-8")
+    try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
+        old = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel) from None
     segments = markers.parse(old, rel)
     bodies: dict[int, list[str]] = {}
     blocks = [s for s in segments if isinstance(s, markers.Block)]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build, conversation, problems, transcript, wire
-from .errors import ExampleError
+from .errors import BuildError, ExampleError
 from .model import Example
 from .problems import Problem
 
@@ -66,7 +66,11 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
 
     outputs: dict[str, bytes] = {}
     for impl in example.implementations:
-        built = build.prepare(root, impl, cache, locked=check)
+        try:
+            built = build.prepare(root, impl, cache, locked=check)
+        except BuildError:
+            outcome.compiled.append(impl.name)  # the compiler ran and failed: not a cached build
+            raise
         if built.compiled:
             outcome.compiled.append(impl.name)
         runs = []
@@ -80,14 +84,16 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
             if result.failure is not None:
                 tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
                 shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
-                outcome.fail(f"{impl.name}: {result.failure}\n  last lines of stderr:\n{shown}",
+                outcome.fail(f"{outcome.rel(impl.entry)} ({impl.name}): {result.failure}\n"
+                             f"  last lines of stderr:\n{shown}",
                              outcome.rel(impl.entry))
                 return
             runs.append(result.stdout)
         for number, other in enumerate(runs[1:], start=2):
             if other != runs[0]:
-                outcome.fail(f"{impl.name}: nondeterministic: run 1 and run {number} wrote different stdout\n"
-                             + diff_bytes(runs[0], other, "run 1", f"run {number}"), outcome.rel(impl.entry))
+                outcome.fail(f"{outcome.rel(impl.entry)} ({impl.name}): nondeterministic: run 1 and run {number} "
+                             f"wrote different stdout\n" + diff_bytes(runs[0], other, "run 1", f"run {number}"),
+                             outcome.rel(impl.entry))
                 return
         outputs[impl.name] = runs[0]
 

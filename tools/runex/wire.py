@@ -115,7 +115,7 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
                                               f"{answered[key]}; each request gets exactly one reply")
             continue
         answered[key] = number
-        if validator is not None:
+        if validator is not None and (has_error or request.kind == "request"):  # a malformed line has no method
             findings = (validator.check_result(request.method, message["result"]) if has_result
                         else validator.check_error(message["error"]))
             kind = "result" if has_result else "error"

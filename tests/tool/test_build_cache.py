@@ -1,0 +1,219 @@
+"""Building Rust examples: rustc diagnostics, the content-hash build cache, and the cargo runner."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .runex_helpers import invoke, jsonl, make_repo, page, req, rust_echo
+from runex import build
+
+BAD_RUST = '''fn main() {
+    let answer: i32 = "forty-two";
+    println!("{answer}");
+}
+'''
+
+
+def entries(root: Path) -> list[Path]:
+    builds = root / ".cache" / "run_examples" / "builds"
+    return sorted(p for p in builds.iterdir()) if builds.is_dir() else []
+
+
+def rust_repo(tmp_path, source: str | None = None):
+    return make_repo(tmp_path, {"rs": {"main.rs": source or rust_echo("rust")}},
+                     {"p.md": page("rs/main.rs", "rs/transcript.jsonl", "rs/answer_key.jsonl")})
+
+
+def note_of(out: str, name: str = "rs") -> str:
+    line = next(l for l in out.splitlines() if re.match(rf"^\w+ +{name} ", l))
+    return line[line.index("(") + 1:line.rindex(")")]
+
+
+def test_a_compile_error_shows_rustc_diagnostics_naming_the_file(tmp_path, rustc):
+    root = rust_repo(tmp_path, BAD_RUST)
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "rustc failed" in proc.out
+    assert "error[E0308]" in proc.out and "mismatched types" in proc.out
+    assert re.search(r"--> examples/rs/main\.rs:2:\d+", proc.out), proc.out
+    assert not (root / "examples/rs/answer_key.jsonl").exists()
+    assert note_of(proc.out) == "built rust"
+    assert entries(root) == [], "a failed build leaves no cache entry and no staging folder"
+
+
+def test_a_rust_server_is_built_once_then_taken_from_the_cache(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    first = invoke(root)
+    assert first.returncode == 0, first.out
+    assert note_of(first.out) == "built rust"
+    key = [json.loads(l) for l in (root / "examples/rs/answer_key.jsonl").read_text().splitlines()]
+    assert [m["id"] for m in key] == [1, 2] and key[0]["result"]["who"] == "rust"
+    text = (root / "docs/p.md").read_text()
+    assert '```rust title="examples/rs/main.rs"' in text
+    assert "Source: `examples/rs/main.rs`, the file CI compiles and runs" in text
+
+    [entry] = entries(root)
+    binary = entry / "server"
+    stamp = (entry.stat().st_mtime_ns, binary.stat().st_mtime_ns, binary.stat().st_ino)
+    second = invoke(root, "--check")
+    assert second.returncode == 0, second.out
+    assert note_of(second.out) == "cached build"
+    assert entries(root) == [entry]
+    assert (entry.stat().st_mtime_ns, binary.stat().st_mtime_ns, binary.stat().st_ino) == stamp
+
+
+def test_editing_the_source_recompiles(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    [old] = entries(root)
+    main = root / "examples/rs/main.rs"
+    main.write_text(main.read_text() + "// a comment changes the bytes, so the key\n")
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    assert note_of(proc.out) == "built rust"
+    assert len(entries(root)) == 2 and old in entries(root)
+
+
+def test_a_corrupted_cached_binary_is_rebuilt_not_trusted(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    [entry] = entries(root)
+    binary = entry / "server"
+    good = binary.read_bytes()
+    with open(binary, "r+b") as handle:  # same size, different bytes: a truncated or tampered file
+        handle.seek(len(good) // 2)
+        handle.write(b"\0" * 64)
+    proc = invoke(root, "--check")
+    assert proc.returncode == 0, proc.out
+    assert note_of(proc.out) == "built rust"
+    meta = json.loads((entry / "entry.json").read_text())
+    assert build._sha256(binary) == meta["sha256"]
+
+
+def test_a_cache_entry_without_its_record_is_rebuilt(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    [entry] = entries(root)
+    (entry / "entry.json").unlink()
+    proc = invoke(root, "--check")
+    assert proc.returncode == 0, proc.out
+    assert note_of(proc.out) == "built rust"
+    assert (entry / "entry.json").is_file()
+
+
+def test_fresh_rebuilds_even_when_cached(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    proc = invoke(root, "--check", "--fresh")
+    assert proc.returncode == 0, proc.out
+    assert note_of(proc.out) == "built rust"
+    assert note_of(invoke(root, "--check").out) == "cached build"
+
+
+def test_a_second_store_of_the_same_key_keeps_the_valid_entry(tmp_path):
+    """Two runs that build the same key at once: the later one must not pull the binary from under the first."""
+    cache = build.Cache(tmp_path)
+
+    def produce(folder: Path) -> None:
+        (folder / "server").write_bytes(b"#!/bin/sh\nexit 0\n")
+
+    first = cache.store("k" * 64, produce)
+    inode = first.stat().st_ino
+    second = cache.store("k" * 64, produce)
+    assert second == first
+    assert first.stat().st_ino == inode, "the valid entry was replaced while another run may be running it"
+    assert [p.name for p in cache.dir.iterdir()] == ["k" * 64], "no staging folder is left behind"
+
+
+def test_a_failing_build_leaves_no_staging_folder(tmp_path):
+    cache = build.Cache(tmp_path)
+
+    def produce(folder: Path) -> None:
+        raise build.BuildError("boom")
+
+    with pytest.raises(build.BuildError):
+        cache.store("f" * 64, produce)
+    assert list(cache.dir.iterdir()) == []
+
+
+# --- cargo -----------------------------------------------------------------------------------------------------
+
+CARGO_TOML = '''[package]
+name = "tiny-cargo"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+'''
+
+
+def test_the_cargo_runner(tmp_path, cargo):
+    root = make_repo(tmp_path, {"crate": {"Cargo.toml": CARGO_TOML, "src/main.rs": rust_echo("cargo"),
+                                          "transcript.jsonl": jsonl(req(1), req(2))}},
+                     {"p.md": page("crate/src/main.rs", "crate/Cargo.toml", "crate/transcript.jsonl",
+                                   "crate/answer_key.jsonl")})
+    folder = root / "examples/crate"
+
+    # Without --check the tool may create Cargo.lock; with --check it must be committed and current.
+    first = invoke(root)
+    assert first.returncode == 0, first.out
+    assert re.search(r"^written +crate +cargo .*built cargo", first.out, re.M), first.out
+    assert (folder / "Cargo.lock").is_file()
+    assert '"who":"cargo"' in (folder / "answer_key.jsonl").read_text()
+    text = (root / "docs/p.md").read_text()
+    assert '```rust title="examples/crate/src/main.rs"' in text
+    assert "Source: `examples/crate/src/main.rs`, the file CI compiles and runs" in text
+    assert '```toml title="examples/crate/Cargo.toml"' in text
+    assert (root / ".cache/cargo-target").is_dir()
+    assert not (folder / "target").exists(), "the target dir is shared, outside the example"
+
+    check = invoke(root, "--check")
+    assert check.returncode == 0, check.out
+    assert note_of(check.out, "crate") == "cached build"
+
+    lock = (folder / "Cargo.lock").read_bytes()
+    (folder / "Cargo.lock").unlink()
+    missing = invoke(root, "--check")
+    assert missing.returncode == 3, missing.out
+    assert "Cargo.lock is missing or out of date" in missing.out
+    assert "cargo build failed (paths are relative to examples/crate/)" in missing.out
+    assert note_of(missing.out, "crate") == "built cargo", "a failed build is not reported as a cached one"
+    (folder / "Cargo.lock").write_bytes(lock)
+    assert invoke(root, "--check").returncode == 0
+
+    # A Cargo.toml edit that needs a new Cargo.lock, run without --check first and the old lock put back.
+    (folder / "Cargo.toml").write_text(CARGO_TOML.replace('version = "0.1.0"', 'version = "0.2.0"'))
+    assert invoke(root).returncode == 0
+    assert (folder / "Cargo.lock").read_bytes() != lock
+    (folder / "Cargo.lock").write_bytes(lock)
+    stale = invoke(root, "--check")
+    assert stale.returncode == 3, stale.out
+    assert "Cargo.lock is missing or out of date" in stale.out
+    (folder / "Cargo.toml").write_text(CARGO_TOML)
+
+    (folder / "src/main.rs").write_text(BAD_RUST)
+    broken = invoke(root, "--check")
+    assert broken.returncode == 3, broken.out
+    assert "cargo build failed" in broken.out and "error[E0308]" in broken.out
+    assert "src/main.rs:2" in broken.out
+
+
+def test_list_json_gives_a_command_that_starts_the_built_server(tmp_path, rustc):
+    root = rust_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    listing = invoke(root, "--list", "--json")
+    assert listing.returncode == 0, listing.out
+    [example] = json.loads(listing.out)["examples"]
+    [impl] = example["implementations"]
+    assert impl["name"] == "rust" and impl["entry"] == "examples/rs/main.rs"
+    assert impl["files"] == ["examples/rs/main.rs"]
+    command = impl["command"]
+    assert Path(command[0]).is_relative_to(root / ".cache")
+    reply = subprocess.run(command, input=(req(1) + "\n").encode(), capture_output=True, timeout=10)
+    assert reply.returncode == 0
+    assert json.loads(reply.stdout)["id"] == 1

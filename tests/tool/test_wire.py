@@ -1,0 +1,358 @@
+"""The wire check: what a server writes to stdout, line by line, against the JSON-RPC and stdio rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .runex_helpers import (META, compact, example_toml, invoke, jsonl, make_repo, note, req, server, violation)
+from runex import transcript, wire
+
+KEY = "examples/srv/answer_key.jsonl"
+TRANSCRIPT = "examples/srv/transcript.jsonl"
+
+
+def run_server(tmp_path, body: str, lines: str | None = None, toml: str | None = None, *args: str):
+    files = {"server.py": server(body)}
+    if lines is not None:
+        files["transcript.jsonl"] = lines
+    if toml is not None:
+        files["example.toml"] = toml
+    root = make_repo(tmp_path, {"srv": files})
+    return root, invoke(root, *args)
+
+
+def assert_failed(root, proc, *expected: str):
+    assert proc.returncode == 3, proc.out
+    for text in expected:
+        assert text in proc.out, f"{text!r} not in:\n{proc.out}"
+    assert not (root / KEY).exists(), "a failed example must not get an answer key"
+
+
+# Each server misbehaves once, on the first request, then answers normally.
+MISBEHAVIOURS = {
+    "non-utf8": ('sys.stdout.buffer.write(b"\\xff\\xfe{}\\n"); sys.stdout.flush()',
+                 [f"{KEY}:1: [stdout-not-utf8]", "byte 0"]),
+    "stray-line": ('print("debug: got a request"); sys.stdout.flush()',
+                   [f"{KEY}:1: [stdout-not-a-message]", "debug: got a request",
+                    "diagnostics belong on stderr"]),
+    "not-an-object": ('print("[1, 2]"); sys.stdout.flush()', [f"{KEY}:1: [stdout-not-jsonrpc]"]),
+    "server-request": ('send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})',
+                       [f"{KEY}:1: [stdout-server-request]", "sampling/createMessage"]),
+    "unknown-id": ('send({"jsonrpc": "2.0", "id": 99, "result": result_for(msg)})',
+                   [f"{KEY}:1: [stdout-reply-without-request]", "response id 99 was never asked"]),
+    "null-id-reply": ('send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no"}})',
+                      [f"{KEY}:1: [stdout-reply-without-request]", "null id"]),
+    "neither-result-nor-error": ('send({"jsonrpc": "2.0", "id": 5})', [f"{KEY}:1: [stdout-not-jsonrpc]"]),
+    "bad-error-shape": ('send({"jsonrpc": "2.0", "id": 77, "error": {"code": "x", "message": "m"}})',
+                        [f"{KEY}:1: [stdout-not-jsonrpc]", "integer \\\"code\\\""]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISBEHAVIOURS))
+def test_a_bad_line_on_stdout_fails_the_example_naming_the_answer_key_line(tmp_path, case):
+    code, expected = MISBEHAVIOURS[case]
+    body = f'''
+    first = True
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            if first:
+                {code}
+                first = False
+            answer(msg)
+    '''
+    root, proc = run_server(tmp_path, body)
+    expected = [e.replace('\\"', '"') for e in expected]
+    assert_failed(root, proc, *expected)
+
+
+def test_reply_to_a_notification(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        send({"jsonrpc": "2.0", "id": msg.get("id", "for-a-notification"), "result": result_for(msg)})
+    '''
+    root, proc = run_server(tmp_path, body)
+    # Line 1 answers request 1, line 2 answers the notification, line 3 answers request 2.
+    assert_failed(root, proc, f"{KEY}:2: [stdout-reply-without-request]", '"for-a-notification" was never asked')
+
+
+def test_duplicate_reply(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            answer(msg)
+            if msg["id"] == 1:
+                answer(msg)
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:2: [stdout-duplicate-reply]", "already answered on stdout line 1")
+
+
+def test_result_and_error_in_one_response(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": result_for(msg),
+                  "error": {"code": -32603, "message": "both"}})
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:1: [stdout-result-and-error]", f"{KEY}:2: [stdout-result-and-error]")
+
+
+def test_a_reply_that_is_not_jsonrpc_leaves_its_request_unanswered(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            reply = {"jsonrpc": "2.0" if msg["id"] != 1 else "1.0", "id": msg["id"], "result": result_for(msg)}
+            send(reply)
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:1: [stdout-not-jsonrpc]", f"{TRANSCRIPT}:1: [stdout-missing-reply]",
+                  "request id 1 (tools/list) got no reply")
+
+
+def test_unterminated_last_line(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            answer(msg)
+    sys.stdout.write('{"jsonrpc":"2.0","method":"notifications/message"')
+    sys.stdout.flush()
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:3: [stdout-unterminated-line]")
+
+
+def test_server_notifications_are_allowed(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            send({"jsonrpc": "2.0", "method": "notifications/message",
+                  "params": {"level": "info", "data": "working"}})
+            answer(msg)
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert proc.returncode == 0, proc.out
+    assert (root / KEY).read_text().count("notifications/message") == 2
+
+
+def test_ids_keep_their_type(tmp_path):
+    """A string id is answered with the same string; the reply order follows the transcript."""
+    lines = jsonl(req("a-1"), req(7), note(), req("7"))
+    root, proc = run_server(tmp_path, "", lines)
+    assert proc.returncode == 0, proc.out
+    ids = [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()]
+    assert ids == ["a-1", 7, "7"]
+
+
+def test_a_result_that_breaks_the_schema_is_a_schema_finding(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "tools": []}})
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:1: [stdout-schema]", "ttlMs missing")
+
+
+# --- expected violations -------------------------------------------------------------------------------------
+
+STRAY_ON_LINE_2 = '''
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        if msg["id"] == 2:
+            print("debug: request 2")
+            sys.stdout.flush()
+        answer(msg)
+'''
+
+
+def test_an_expected_violation_that_happens_passes_and_is_reported(tmp_path):
+    root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-a-message", 2))
+    assert proc.returncode == 0, proc.out
+    assert "expected: stdout-not-a-message at answer_key.jsonl:2" in proc.out
+    assert (root / KEY).read_text().splitlines()[1] == "debug: request 2"
+    assert invoke(root, "--check").returncode == 0
+
+
+def test_an_expected_violation_that_vanishes_fails(tmp_path):
+    root, proc = run_server(tmp_path, "", toml=violation("stdout-not-a-message", 2))
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml" in proc.out
+    assert "declares [stdout-not-a-message] at line 2, but it did not happen" in proc.out
+    assert not (root / KEY).exists()
+
+
+def test_an_expected_violation_on_another_line_does_not_excuse_this_one(tmp_path):
+    root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-a-message", 1))
+    assert proc.returncode == 3, proc.out
+    assert f"{KEY}:2: [stdout-not-a-message]" in proc.out
+    assert "declares [stdout-not-a-message] at line 1, but it did not happen" in proc.out
+
+
+def test_an_expected_violation_of_another_rule_does_not_excuse_this_one(tmp_path):
+    root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-utf8", 2))
+    assert proc.returncode == 3, proc.out
+    assert f"{KEY}:2: [stdout-not-a-message]" in proc.out
+
+
+PARSE_ERROR_SERVER = '''
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        continue
+    if "id" in msg:
+        answer(msg)
+'''
+
+
+def test_a_declared_malformed_transcript_line_gets_one_null_id_reply(tmp_path):
+    lines = jsonl(req(1), '{"jsonrpc":"2.0","id":2,"method":"tools/li', req(3))
+    root, proc = run_server(tmp_path, PARSE_ERROR_SERVER, lines, violation("transcript-not-json", 2))
+    assert proc.returncode == 0, proc.out
+    assert "expected: transcript-not-json at transcript.jsonl:2" in proc.out
+    replies = [json.loads(l) for l in (root / KEY).read_text().splitlines()]
+    assert [r["id"] for r in replies] == [1, None, 3]
+    assert replies[1]["error"]["code"] == -32700
+
+
+def test_a_declared_transcript_violation_that_vanishes_fails(tmp_path):
+    root, proc = run_server(tmp_path, "", None, violation("transcript-not-json", 2))
+    assert proc.returncode == 3, proc.out
+    assert "declares [transcript-not-json] at line 2, but it did not happen" in proc.out
+
+
+def test_a_declared_missing_meta_request_is_fed_to_the_server(tmp_path):
+    lines = jsonl(req(1), compact({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}))
+    root, proc = run_server(tmp_path, "", lines, violation("transcript-meta-missing", 2))
+    assert proc.returncode == 0, proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2]
+
+
+def test_example_toml_with_a_bad_declaration_is_reported(tmp_path):
+    root, proc = run_server(tmp_path, "", None, '[[expected_violation]]\nrule = "stdout-not-a-message"\n')
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml" in proc.out
+    assert "rule, line and reason" in proc.out
+
+
+def test_example_toml_with_an_unknown_key_is_reported(tmp_path):
+    root, proc = run_server(tmp_path, "", None, "timeuot = 3\n")
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml: unknown key(s) timeuot" in proc.out
+
+
+def test_example_toml_that_is_not_toml_is_reported(tmp_path):
+    root, proc = run_server(tmp_path, "", None, "timeout = = 3\n")
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml: cannot read TOML" in proc.out
+
+
+# --- check_stdout in process ---------------------------------------------------------------------------------
+
+def lines_of(tmp_path, *texts: str):
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(*texts))
+    lines, problems = transcript.read(path, TRANSCRIPT)
+    assert problems == [] or all(p.rule == "transcript-not-json" for p in problems)
+    return lines
+
+
+def check(stdout: bytes, lines) -> list[tuple[str, str, int]]:
+    return [(p.rule, p.file, p.line) for p in wire.check_stdout(stdout, lines, KEY, TRANSCRIPT)]
+
+
+def reply(id, **body) -> bytes:
+    return (compact({"jsonrpc": "2.0", "id": id, **(body or {"result": {}})}) + "\n").encode()
+
+
+def test_check_stdout_accepts_a_clean_conversation(tmp_path):
+    lines = lines_of(tmp_path, req(1), note(), req("x"))
+    assert check(reply(1) + reply("x"), lines) == []
+
+
+def test_check_stdout_reports_every_unanswered_request_at_its_transcript_line(tmp_path):
+    lines = lines_of(tmp_path, req(1), note(), req(2), req(3))
+    assert check(reply(2), lines) == [("stdout-missing-reply", TRANSCRIPT, 1), ("stdout-missing-reply", TRANSCRIPT, 4)]
+
+
+def test_check_stdout_treats_integer_and_string_ids_apart(tmp_path):
+    lines = lines_of(tmp_path, req(1))
+    assert check(reply("1"), lines) == [("stdout-reply-without-request", KEY, 1),
+                                        ("stdout-missing-reply", TRANSCRIPT, 1)]
+
+
+def test_check_stdout_owes_a_null_reply_to_each_unreadable_line(tmp_path):
+    lines = lines_of(tmp_path, "garbage", "more garbage")
+    null = reply(None, error={"code": -32700, "message": "Parse error"})
+    assert check(null + null, lines) == []
+    assert check(null, lines) == [("stdout-missing-reply", TRANSCRIPT, 2)]
+    assert check(null * 3, lines) == [("stdout-reply-without-request", KEY, 3)]
+
+
+def test_check_stdout_empty_output_misses_every_reply(tmp_path):
+    lines = lines_of(tmp_path, req(1))
+    assert check(b"", lines) == [("stdout-missing-reply", TRANSCRIPT, 1)]
+
+
+def test_check_stdout_boolean_error_code_is_not_an_integer(tmp_path):
+    lines = lines_of(tmp_path, req(1))
+    found = check(reply(1, error={"code": True, "message": "m"}), lines)
+    assert ("stdout-not-jsonrpc", KEY, 1) in found
+
+
+IGNORE_RESPONSES = '''
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        continue
+    if "method" not in msg:
+        continue  # a response from the client: never answered
+    if msg.get("jsonrpc") != "2.0":
+        send({"jsonrpc": "2.0", "id": msg.get("id"), "error": {"code": -32600, "message": "Invalid Request"}})
+        continue
+    if "id" in msg:
+        answer(msg)
+'''
+
+
+def test_a_declared_response_in_the_transcript_is_not_waited_for(tmp_path):
+    lines = jsonl(req(1), compact({"jsonrpc": "2.0", "id": 9, "result": {}}), req(3))
+    root, proc = run_server(tmp_path, IGNORE_RESPONSES, lines,
+                            example_toml(timeout=2) + violation("transcript-response", 2))
+    assert proc.returncode == 0, proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 3]
+
+
+def test_a_declared_invalid_request_with_a_readable_id_is_answered_with_that_id(tmp_path):
+    lines = jsonl(req(1), compact({"id": 2, "method": "tools/list", "params": {"_meta": META}}), req(3))
+    root, proc = run_server(tmp_path, IGNORE_RESPONSES, lines,
+                            example_toml(timeout=2) + violation("transcript-not-jsonrpc", 2))
+    assert proc.returncode == 0, proc.out
+    replies = [json.loads(l) for l in (root / KEY).read_text().splitlines()]
+    assert [r["id"] for r in replies] == [1, 2, 3] and replies[1]["error"]["code"] == -32600
+
+
+def test_a_result_to_a_declared_malformed_line_with_an_odd_method_does_not_crash(tmp_path):
+    lines = jsonl(req(1), compact({"jsonrpc": "2.0", "id": 2, "method": ["not", "a", "string"]}))
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": result_for({"method": "tools/list"})})
+    '''
+    root, proc = run_server(tmp_path, body, lines, violation("transcript-not-jsonrpc", 2))
+    assert proc.returncode == 0, proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2]
