@@ -152,8 +152,10 @@ def test_one_changed_byte_fails_check_naming_the_file_and_writes_nothing(tmp_pat
     assert f"--- {named} (checked in)" in proc.out
     assert re.search(rf"^ +[-+].*{shown}", proc.out, re.M), "the diff shows the changed line"
     if edit is edit_transcript:  # the page pastes the transcript too: its block drifts, under its title
-        assert 'title="examples/ex/transcript.jsonl"' in proc.out and "drifted  docs/p.md:" in proc.out
-    assert proc.out.rstrip().splitlines()[-1] == FIX
+        assert 'title="examples/ex/transcript.jsonl"' in proc.out
+        assert re.search(r"^drifted +docs/p\.md:\d+: the block pasted from examples/ex/transcript\.jsonl differs",
+                         proc.out, re.M), proc.out
+    assert proc.out.rstrip().splitlines()[-1] == f"{FIX} --root {root}"  # the command, runnable as printed
     assert invoke(root).returncode == 0
     assert invoke(root, "--check").returncode == 0
 
@@ -172,9 +174,11 @@ def test_page_drift_names_the_page_and_line(tmp_path):
     root = echo_repo(tmp_path)
     edit_pasted_block(root)
     lines = (root / "docs/p.md").read_text().splitlines()
-    line = next(i for i, l in enumerate(lines, 1) if "AAAC" in l)
+    changed = next(i for i, l in enumerate(lines, 1) if "AAAC" in l)
+    begin = max(i for i, l in enumerate(lines[:changed], 1) if "example-begin:" in l)  # the block holding it
+    target = lines[begin - 1].split("example-begin:")[1].split("-->")[0].strip()
     proc = invoke(root, "--check")
-    assert f"drifted  docs/p.md:{line}: pasted blocks differ from their files" in proc.out
+    assert f"drifted  docs/p.md:{begin}: the block pasted from examples/{target} differs from the file" in proc.out
     assert "+++ docs/p.md (as pasted)" in proc.out
 
 
@@ -206,7 +210,7 @@ def test_the_fix_command_names_the_examples_given(tmp_path):
     edit_answer_key(root)
     proc = invoke(root, "--check", "ex")
     assert proc.returncode == 5
-    assert proc.out.rstrip().splitlines()[-1] == FIX + " ex"
+    assert proc.out.rstrip().splitlines()[-1] == f"{FIX} ex --root {root}"
 
 
 # --- --list -------------------------------------------------------------------------------------------------------
@@ -240,7 +244,7 @@ def test_list_json(tmp_path):
     assert impl["name"] == "python" and impl["entry"] == "examples/ex/server.py"
     reply = subprocess.run(impl["command"], input=(req(1) + "\n").encode(), capture_output=True, timeout=20)
     assert json.loads(reply.stdout)["id"] == 1
-    assert impl["serve_command"][-4:] == ["serve", "ex", "--impl", "python"]
+    assert impl["serve_command"][-6:] == ["serve", "ex", "--impl", "python", "--root", str(root)]
 
 
 def test_list_shows_broken_examples_and_exits_3(tmp_path):

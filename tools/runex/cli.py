@@ -144,11 +144,16 @@ def _example_of(error: ToolError) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "examples" else None
 
 
-def fix_command(names: list[str]) -> str:
+def fix_command(names: list[str], root: Path | None = None) -> str:
     exe = Path(sys.executable)
     cwd = Path.cwd()
     python = str(exe.relative_to(cwd)) if exe.is_relative_to(cwd) else "python3"
-    return shlex.join([python, "tools/run_examples.py", *names])
+    where = ["--root", str(root)] if root is not None and root != default_root() else []
+    return shlex.join([python, "tools/run_examples.py", *names, *where])
+
+
+def _root_args(root: Path) -> list[str]:
+    return [] if root == default_root() else ["--root", str(root)]
 
 
 def _validator(root: Path) -> verdicts.CachedValidator:
@@ -213,13 +218,12 @@ def run(args: argparse.Namespace) -> int:
     drifted_pages = [r for r in page_results if r.new != r.old]
     if args.check:
         for result in drifted_pages:
-            line = next((i for i, (a, b) in enumerate(zip(result.old.splitlines(), result.new.splitlines()), 1)
-                         if a != b), 1)
-            reporter.line(f"{reporter.paint('drifted ', 'yellow')} {result.rel}:{line}: pasted blocks differ "
-                          f"from their files")
+            for block in result.stale:
+                reporter.line(f"{reporter.paint('drifted ', 'yellow')} {result.rel}:{block.line}: the block pasted "
+                              f"from examples/{block.target} differs from the file")
+                reporter.annotate(result.rel, block.line, f"pasted block differs from examples/{block.target}")
             reporter.line("\n".join("    " + l for l in diff_bytes(result.old.encode(), result.new.encode(),
                                     f"{result.rel} (checked in)", f"{result.rel} (as pasted)").splitlines()))
-            reporter.annotate(result.rel, line, "pasted block differs from its file under examples/")
     else:
         for outcome in outcomes:
             if outcome.status == "written" and outcome.stdout is not None:
@@ -247,14 +251,14 @@ def run(args: argparse.Namespace) -> int:
 
     if failed or broken:
         reporter.line(f"Fix the failing example{'s' if len(failed) + len(broken) > 1 else ''} above, then run: "
-                      f"{fix_command(args.names)}")
+                      f"{fix_command(args.names, root)}")
         return EXIT_EXAMPLE_FAILED
     if page_errors:
         reporter.line(f"Fix the page marker{'s' if len(page_errors) > 1 else ''} above, then run: "
-                      f"{fix_command(args.names)}")
+                      f"{fix_command(args.names, root)}")
         return EXIT_BROKEN_PAGE
     if args.check and (drifted or drifted_pages):
-        reporter.line(f"Update answer keys and pages with: {fix_command(args.names)}")
+        reporter.line(f"Update answer keys and pages with: {fix_command(args.names, root)}")
         return EXIT_DRIFT
     return EXIT_OK
 
@@ -280,8 +284,8 @@ def list_examples(root: Path, examples, broken, *, as_json: bool) -> int:
     for example in examples:
         impls = []
         for impl in example.implementations:
-            serve_cmd = [sys.executable, str(root / "tools" / "run_examples.py"), "serve", example.name,
-                         "--impl", impl.name]
+            serve_cmd = [sys.executable, str(default_root() / "tools" / "run_examples.py"), "serve", example.name,
+                         "--impl", impl.name, *_root_args(root)]
             entry = {"name": impl.name, "entry": str(impl.entry.relative_to(root)),
                      "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
                      "serve_command": serve_cmd}
@@ -320,7 +324,10 @@ def serve(args: argparse.Namespace) -> int:
     example = next((e for e in examples if e.name == args.name), None)
     if example is None:
         raise UsageError(f"no example named {args.name!r} (known: {', '.join(e.name for e in examples)})")
-    impl = example.implementation(args.impl)
+    try:
+        impl = example.implementation(args.impl)
+    except ToolError as exc:
+        raise UsageError(exc.message) from None
     built = build.prepare(root, impl, build.Cache(root), locked=True)
     # stdout is the wire from here on: nothing but the server may write to it.
     sys.stdout.flush()

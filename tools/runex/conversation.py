@@ -50,11 +50,15 @@ def scrubbed_env(home: str) -> dict[str, str]:
     }
 
 
-def _limit_resources() -> None:  # runs in the child between fork and exec
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_BYTES, ADDRESS_SPACE_BYTES))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_BYTES, FILE_SIZE_BYTES))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _limit_resources(pid: int) -> None:
+    """Cap the server right after it starts. prlimit from the parent, not preexec_fn in the child: preexec_fn is
+    documented as unsafe when other threads run (-j), and the window before the caps apply is a few microseconds."""
+    for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_AS, ADDRESS_SPACE_BYTES),
+                         (resource.RLIMIT_FSIZE, FILE_SIZE_BYTES), (resource.RLIMIT_CORE, 0)):
+        try:
+            resource.prlimit(pid, limit, (value, value))
+        except ProcessLookupError:
+            return  # already gone: nothing left to cap
 
 
 class _Pipes:
@@ -125,8 +129,9 @@ def converse(cmd: list[str], lines: list[TranscriptLine], *, timeout: float, max
     with tempfile.TemporaryDirectory(prefix="run-example-", dir=cwd_parent) as home:
         proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=home, env=scrubbed_env(home), process_group=0, preexec_fn=_limit_resources,
+            cwd=home, env=scrubbed_env(home), process_group=0,
         )
+        _limit_resources(proc.pid)
         pipes = _Pipes(proc, max_output)
         os.set_blocking(proc.stdin.fileno(), False)  # a server that stops reading must not block the tool
         try:

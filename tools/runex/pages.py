@@ -20,6 +20,7 @@ class PageResult:
     old: str
     new: str
     blocks: list[markers.Block] = field(default_factory=list)
+    stale: list[markers.Block] = field(default_factory=list)  # blocks whose pasted body differs from the file
 
 
 def page_files(root: Path) -> list[Path]:
@@ -102,7 +103,8 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes],
         example = examples_by_dir.get(source.parent.resolve())
         caption = caption_for(source_rel, example)
         bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent)
-    return PageResult(path, rel, old, markers.render(segments, bodies), blocks)
+    stale = [b for b in blocks if b.body != bodies[b.line]]
+    return PageResult(path, rel, old, markers.render(segments, bodies), blocks, stale)
 
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:
