@@ -137,10 +137,17 @@ def test_whole_messages(v):
 
 
 def test_a_missing_schema_package_is_a_clear_error(tmp_path):
-    """Without mcp_types the tool refuses to run (exit 2) and says how to set up, rather than checking less."""
+    """Without mcp_types the tool refuses to run (exit 2) and says how to set up, rather than checking less.
+
+    The repository has one example whose messages no earlier run has judged (a fresh root has an empty verdict
+    cache), so the tool must reach for the schema."""
     script = ("import sys; sys.modules['mcp_types'] = None; sys.path.insert(0, sys.argv[1]);"
               "from runex import cli; sys.exit(cli.main(['--check', '--root', sys.argv[2]]))")
-    (tmp_path / "examples").mkdir()
+    example = tmp_path / "examples" / "ex"
+    example.mkdir(parents=True)
+    templates = ROOT / "tools" / "runex" / "templates"
+    (example / "server.py").write_text((templates / "server.py").read_text())
+    (example / "transcript.jsonl").write_text((templates / "transcript.jsonl").read_text())
     done = subprocess.run([sys.executable, "-c", script, str(ROOT / "tools"), str(tmp_path)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stdout + done.stderr
