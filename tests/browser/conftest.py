@@ -1,0 +1,98 @@
+"""Fixtures for the browser tests: one Chromium per session, the built site served on 127.0.0.1, fresh contexts.
+
+Chromium is Debian's package (or $CHROMIUM, which GitHub's runner points at Google Chrome), driven by the
+playwright Python package with `executable_path`; `playwright install` is never needed. Without a browser the
+tests skip with one line saying what to install, except in CI (CI=true), where that fails the run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from .checks import new_context
+from .sitekit import ROOT, BuildError, Site, find_chromium, serve_site
+
+LAUNCH_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic"]
+SCREENSHOTS = ROOT / "screenshots"  # git-ignored; CI uploads it as an artefact
+
+
+def _shared_conftest():
+    """tests/conftest.py by path: a bare `import conftest` would find whichever conftest pytest loaded last."""
+    name = "_tests_shared_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "conftest.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def skip_or_fail(reason: str) -> None:
+    _shared_conftest().skip_or_fail(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    executable, reason = find_chromium()
+    if executable is None:
+        skip_or_fail(reason)
+    return executable
+
+
+@pytest.fixture(scope="session")
+def chromium(chromium_executable):
+    """One browser for the whole session; every test opens its own context in it."""
+    from playwright.sync_api import sync_playwright
+
+    driver = sync_playwright().start()
+    try:
+        browser = driver.chromium.launch(executable_path=chromium_executable, args=LAUNCH_FLAGS, headless=True)
+    except Exception as error:
+        driver.stop()
+        skip_or_fail(f"browser tests: {chromium_executable} does not start under playwright ({error})")
+    try:
+        yield browser
+    finally:
+        browser.close()
+        driver.stop()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, chromium) -> Site:
+    """The real site (mkdocs.yml and docs/ of this checkout), built strictly and served until the session ends.
+
+    It asks for the browser first, so that without one the tests skip before spending time on the build. The
+    server stops in the fixture's finally block: after the last test, on a failure, and on Ctrl-C alike.
+    """
+    try:
+        built, server = serve_site(ROOT, tmp_path_factory.mktemp("site") / "site")
+    except BuildError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield built
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def open_context(chromium):
+    """open_context(site, phone=False) -> a fresh browser context; every context is closed after the test."""
+    opened = []
+
+    def open_(site: Site, phone: bool = False):
+        opened.append(new_context(chromium, site, phone))
+        return opened[-1]
+
+    yield open_
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    return SCREENSHOTS
