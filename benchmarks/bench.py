@@ -32,7 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from runex import cli, conversation, scaffold  # noqa: E402
+from runex import build, cli, scaffold  # noqa: E402
+from runex.model import Implementation  # noqa: E402
 
 TOOL = ROOT / "tools" / "run_examples.py"
 CORES = os.cpu_count() or 1
@@ -81,8 +82,8 @@ def naive(root: Path, names: list[str]) -> float:
             folder = root / "examples" / name
             if (folder / "main.rs").exists():
                 binary = Path(scratch) / name
-                subprocess.run(["rustc", "--edition", "2021", "-O", "-o", str(binary), str(folder / "main.rs")],
-                               check=True, capture_output=True)
+                recipe = build.rustc_recipe(Implementation("rust", folder, folder / "main.rs"))  # the tool's flags
+                subprocess.run(recipe + ["-o", str(binary), str(folder / "main.rs")], check=True, capture_output=True)
                 command = [str(binary)]
             else:
                 command = [sys.executable, str(folder / "server.py")]

@@ -166,9 +166,12 @@ def _verify_all(root, chosen, cache, args, validator):
         for example in chosen:
             yield verify(root, example, cache, check=args.check, repeat=args.repeat, validator=validator)
         return
+    # Longest first: cargo projects, then rustc examples, then Python ones, so no worker ends the run on a build.
+    weight = {"cargo": 0, "rust": 1, "python": 2}
+    ordered = sorted(chosen, key=lambda e: min(weight[i.name] for i in e.implementations))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator)
-                   for e in chosen]
+                   for e in ordered]
         for future in as_completed(futures):
             yield future.result()
 
