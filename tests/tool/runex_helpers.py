@@ -45,6 +45,9 @@ def req(id, method: str = "tools/list", **params) -> str:
 
 
 def note(method: str = "notifications/cancelled", **params) -> str:
+    """A notification; with no params, a valid cancellation of request 1 (the schema requires requestId)."""
+    if not params and method == "notifications/cancelled":
+        params = {"requestId": 1}
     return compact({"jsonrpc": "2.0", "method": method, "params": params})
 
 

@@ -356,3 +356,31 @@ def test_a_result_to_a_declared_malformed_line_with_an_odd_method_does_not_crash
     root, proc = run_server(tmp_path, body, lines, violation("transcript-not-jsonrpc", 2))
     assert proc.returncode == 0, proc.out
     assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2]
+
+
+ECHO_BODY = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            answer(msg)
+    '''
+
+
+def test_a_notification_in_the_transcript_is_checked_against_the_schema(tmp_path):
+    # notifications/cancelled needs requestId; this one has only a reason.
+    lines = jsonl(req(1), note(reason="no request id"), req(2))
+    root, proc = run_server(tmp_path, ECHO_BODY, lines)
+    assert proc.returncode == 3, proc.out
+    assert f"{TRANSCRIPT}:2: [transcript-schema] notifications/cancelled notification: params.requestId missing" in proc.out
+
+
+def test_a_server_notification_on_stdout_is_checked_against_the_schema(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": "half"}})
+            answer(msg)
+    '''
+    root, proc = run_server(tmp_path, body)
+    assert_failed(root, proc, f"{KEY}:1: [stdout-schema] notifications/progress notification:")

@@ -67,6 +67,9 @@ class CachedValidator:
     def check_error(self, error: object) -> list[str]:
         return self._ask("error", None, error, lambda v: v.check_error(error))
 
+    def check_notification(self, method: str, params: object) -> list[str]:
+        return self._ask("notification", method, params, lambda v: v.check_notification(method, params))
+
     @property
     def loaded(self) -> bool:
         return self._real is not None

@@ -22,6 +22,8 @@ class MessageValidator(Protocol):
 
     def check_error(self, error: object) -> list[str]: ...
 
+    def check_notification(self, method: str, params: object) -> list[str]: ...
+
 
 STDERR_HINT = "diagnostics belong on stderr (eprintln!, print(..., file=sys.stderr)), never on stdout"
 
@@ -34,6 +36,10 @@ def check_transcript_schema(lines: list[TranscriptLine], rel: str, validator: Me
         if line.kind == "request":
             for finding in validator.check_request(line.method, line.message.get("params")):
                 problems.append(Problem("transcript-schema", rel, line.number, f"{line.method} request: {finding}"))
+        elif line.kind == "notification":
+            for finding in validator.check_notification(line.method, line.message.get("params")):
+                problems.append(Problem("transcript-schema", rel, line.number,
+                                        f"{line.method} notification: {finding}"))
     return problems
 
 
@@ -79,7 +85,10 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
             if "id" in message:
                 problem("stdout-server-request", f"the server sent a request ({message['method']}); servers "
                                                  f"must not send requests (use input_required results)")
-            continue  # a server notification: allowed
+            elif validator is not None and isinstance(message["method"], str):  # a notification: is it real?
+                for finding in validator.check_notification(message["method"], message.get("params")):
+                    problem("stdout-schema", f"{message['method']} notification: {finding}")
+            continue
         has_result, has_error = "result" in message, "error" in message
         if has_result and has_error:
             problem("stdout-result-and-error", "a response carries both result and error")
