@@ -384,3 +384,14 @@ def test_a_server_notification_on_stdout_is_checked_against_the_schema(tmp_path)
     '''
     root, proc = run_server(tmp_path, body)
     assert_failed(root, proc, f"{KEY}:1: [stdout-schema] notifications/progress notification:")
+
+
+def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            send({"jsonrpc": "2.0", "id": "wrong-" + str(msg["id"]), "result": result_for(msg)})
+    '''
+    root, proc = run_server(tmp_path, body, None, example_toml(timeout=0.5))
+    assert_failed(root, proc, "no reply with id 1 to transcript line 1", "answered with id(s) 'wrong-1' instead")

@@ -178,6 +178,11 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
                 return (f"the server exited (status {proc.returncode}) without answering transcript line "
                         f"{line.number} (id {line.reply_id!r})")
             if time.monotonic() >= deadline:
+                others = [key[1] if key else None for key in pipes.replies[answered:]]
+                if others:  # it did answer, under another id: say so, that is the bug to fix
+                    return (f"no reply with id {line.reply_id!r} to transcript line {line.number} within "
+                            f"{timeout:g} s; the server answered with id(s) "
+                            f"{', '.join(repr(o) for o in others)} instead")
                 return (f"hang: no reply to transcript line {line.number} (id {line.reply_id!r}) within "
                         f"{timeout:g} s; does the server flush stdout after each line? (raise `timeout` in "
                         f"example.toml if it is only slow)")
