@@ -36,7 +36,7 @@ def skip_or_fail(reason: str) -> None:
     _shared_conftest().skip_or_fail(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium_executable() -> str:
     executable, reason = find_chromium()
     if executable is None:
@@ -44,7 +44,7 @@ def chromium_executable() -> str:
     return executable
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium(chromium_executable):
     """One browser for the whole session; every test opens its own context in it."""
     from playwright.sync_api import sync_playwright
@@ -62,7 +62,7 @@ def chromium(chromium_executable):
         driver.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(tmp_path_factory, chromium) -> Site:
     """The real site (mkdocs.yml and docs/ of this checkout), built strictly and served until the session ends.
 

@@ -28,10 +28,12 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
 
 import anyio
 
@@ -362,10 +364,22 @@ def drive(serve_command: list[str], example: dict, root: Path, mode: str) -> Ses
         with anyio.fail_after(CLIENT_TIMEOUT):
             await _drive(serve_command, example, root, mode, session)
 
+    # A thread of its own: an event loop left running in this thread (playwright's sync API keeps one) must not
+    # stop the client from starting its own.
+    errors: list[BaseException] = []
+
+    def in_thread():
+        try:
+            anyio.run(main)
+        except Exception as exc:  # noqa: BLE001 - the client's own error is the verdict
+            errors.append(exc)
+
     try:
-        anyio.run(main)
-    except Exception as exc:  # noqa: BLE001 - the client's own error is the verdict
-        session.faults.append(f"mcp client raised {describe(exc)}")
+        worker = threading.Thread(target=in_thread, name="mcp-client")
+        worker.start()
+        worker.join()
+        for exc in errors:
+            session.faults.append(f"mcp client raised {describe(exc)}")
     finally:
         logger.removeHandler(handler)
         logger.setLevel(saved[0])
