@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -274,3 +275,17 @@ def pid_alive(pid: int) -> bool:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is as good as gone
 
+
+
+def run_one_server(tmp_path: Path, body: str, *args: str, toml: str | None = None, lines: str | None = None):
+    """A repository with one Python example `srv` (server body, optional example.toml and transcript), run once."""
+    files = {"server.py": server(body)}
+    if toml is not None:
+        files["example.toml"] = toml
+    if lines is not None:
+        files["transcript.jsonl"] = lines
+    root = make_repo(tmp_path, {"srv": files})
+    started = time.monotonic()
+    proc = invoke(root, *args)
+    proc.seconds = time.monotonic() - started
+    return root, proc

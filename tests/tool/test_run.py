@@ -8,22 +8,13 @@ import time
 from pathlib import Path
 
 
-from .runex_helpers import (example_toml, invoke, jsonl, make_repo, pid_alive, py_twin, req, rust_echo, server)
+from .runex_helpers import (example_toml, run_one_server, invoke, jsonl, make_repo, pid_alive, py_twin, req, rust_echo, server)
 
 KEY = "examples/srv/answer_key.jsonl"
 
 
 def run_server(tmp_path, body: str, toml: str | None = None, lines: str | None = None, *args: str):
-    files = {"server.py": server(body)}
-    if toml is not None:
-        files["example.toml"] = toml
-    if lines is not None:
-        files["transcript.jsonl"] = lines
-    root = make_repo(tmp_path, {"srv": files})
-    started = time.monotonic()
-    proc = invoke(root, *args)
-    proc.seconds = time.monotonic() - started
-    return root, proc
+    return run_one_server(tmp_path, body, *args, toml=toml, lines=lines)
 
 
 def failed_with(root, proc, *texts):

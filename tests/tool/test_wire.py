@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .runex_helpers import (META, compact, example_toml, invoke, jsonl, make_repo, note, req, server, violation)
+from .runex_helpers import (META, run_one_server, compact, example_toml, invoke, jsonl, make_repo, note, req, server, violation)
 from runex import transcript, wire
 
 KEY = "examples/srv/answer_key.jsonl"
@@ -14,13 +14,7 @@ TRANSCRIPT = "examples/srv/transcript.jsonl"
 
 
 def run_server(tmp_path, body: str, lines: str | None = None, toml: str | None = None, *args: str):
-    files = {"server.py": server(body)}
-    if lines is not None:
-        files["transcript.jsonl"] = lines
-    if toml is not None:
-        files["example.toml"] = toml
-    root = make_repo(tmp_path, {"srv": files})
-    return root, invoke(root, *args)
+    return run_one_server(tmp_path, body, *args, toml=toml, lines=lines)
 
 
 def assert_failed(root, proc, *expected: str):
