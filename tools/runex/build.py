@@ -101,9 +101,7 @@ def _sha256(path: Path) -> str:
 
 
 def source_files(impl: Implementation) -> list[Path]:
-    """The files whose bytes decide what gets built."""
-    if impl.name == "rust":
-        return [impl.entry]
+    """The files whose bytes decide what gets built: a single file, or a cargo project's whole folder."""
     if impl.name == "cargo":
         skip = {TRANSCRIPT, ANSWER_KEY, CONFIG}
         return sorted(p for p in impl.source_dir.rglob("*")
@@ -139,7 +137,8 @@ def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool) -> 
         return Built([sys.executable, str(impl.entry)], False, 0.0)
     recipe = rustc_recipe(impl) if impl.name == "rust" else cargo_recipe(locked)
     # --locked only decides whether Cargo.lock may change, not what is built: keep it out of the key.
-    key = cache_key(root, impl, [a for a in recipe if a != "--locked"])
+    keyed_recipe = [a for a in recipe if a != "--locked"]
+    key = cache_key(root, impl, keyed_recipe)
     binary = None if cache.fresh else cache.lookup(key)
     if binary is not None:
         return Built([str(binary)], False, time.monotonic() - started)
@@ -149,7 +148,7 @@ def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool) -> 
         produce = lambda folder: _cargo(root, impl, recipe, cache, folder / BINARY)  # noqa: E731
     binary = cache.store(key, produce)
     if impl.name == "cargo":
-        after = cache_key(root, impl, [a for a in recipe if a != "--locked"])
+        after = cache_key(root, impl, keyed_recipe)
         if after != key:  # the build wrote Cargo.lock: file the binary under the sources as they are now, so a
             # later --check with the old (or no) Cargo.lock misses the cache and lets `cargo --locked` object
             binary = cache.store(after, lambda folder: shutil.copy2(binary, folder / BINARY))
