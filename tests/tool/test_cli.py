@@ -103,15 +103,6 @@ def test_root_may_come_first_even_before_a_subcommand(tmp_path):
     assert (root / "examples/second/answer_key.jsonl").is_file()
 
 
-def test_root_may_come_first_even_before_a_subcommand(tmp_path):
-    from runex import cli
-
-    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}})
-    assert cli.main(["--root", str(root), "--check", "--list"]) == 0
-    assert cli.main(["--root", str(root), "new", "second", "--lang", "python"]) == 0
-    assert (root / "examples/second/answer_key.jsonl").is_file()
-
-
 # --- --check ----------------------------------------------------------------------------------------------------
 
 def edit_source(root):

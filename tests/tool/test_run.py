@@ -76,12 +76,6 @@ def test_a_syntax_error_is_a_crash_with_the_traceback(tmp_path):
                 "transcript line 1", "SyntaxError")
 
 
-def test_a_syntax_error_is_a_crash_with_the_traceback(tmp_path):
-    root, proc = run_server(tmp_path, "def broken(:\n")
-    failed_with(root, proc, "examples/srv/server.py (python): the server exited (status 1) without answering "
-                "transcript line 1", "SyntaxError")
-
-
 def test_hang_without_a_reply_is_killed_and_reported(tmp_path):
     body = '''
     import subprocess

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .runex_helpers import (META, run_one_server, compact, example_toml, invoke, jsonl, make_repo, note, req, server, violation)
+from .runex_helpers import (META, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
 from runex import transcript, wire
 
 KEY = "examples/srv/answer_key.jsonl"
