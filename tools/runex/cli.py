@@ -199,11 +199,10 @@ def run(args: argparse.Namespace) -> int:
 
     validator.save()
     overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
-    by_dir = {e.dir.resolve(): e for e in examples}
     page_results, page_errors = [], []
     for path in pages.page_files(root):
         try:
-            page_results.append(pages.paste_page(root, path, overrides, by_dir))
+            page_results.append(pages.paste_page(root, path, overrides))
         except PageError as exc:
             page_errors.append(exc)
     unpasted: list[str] = []

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 
 from . import markers
 from .errors import PageError
-from .model import ANSWER_KEY, TRANSCRIPT, Example
+from .model import ANSWER_KEY, TRANSCRIPT
 
 LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
 
@@ -44,14 +44,14 @@ def resolve_target(root: Path, target: str, page: str, line: int, pending: dict[
     return path
 
 
-def caption_for(rel: str, example: Example | None) -> str:
+def caption_for(rel: str) -> str:
     name = PurePosixPath(rel).name
     if name == ANSWER_KEY:
         return (f"Answer key: `{rel}`, the server's stdout, written by `tools/run_examples.py` and "
                 f"verified by CI; never typed by hand.")
     if name == TRANSCRIPT:
         return f"Transcript: `{rel}`, what the client writes to the server's stdin, one message per line."
-    if name in ("main.rs", "server.py") or rel.endswith("/src/main.rs"):
+    if name in ("main.rs", "server.py"):  # a rustc example, a cargo project's src/main.rs, or Python
         action = "runs" if name.endswith(".py") else "compiles and runs"
         return f"Source: `{rel}`, the file CI {action} against the example's transcript."
     return f"From `{rel}`, part of the example that CI builds and runs."
@@ -68,8 +68,7 @@ def language_for(path: Path, content: str) -> str:
     return lang
 
 
-def paste_page(root: Path, path: Path, overrides: dict[Path, bytes],
-               examples_by_dir: dict[Path, Example]) -> PageResult:
+def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResult:
     """Compute the page as the tool would write it. `overrides` holds answer keys not yet written."""
     rel = str(path.relative_to(root))
     try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
@@ -100,8 +99,7 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes],
         if any(markers.BEGIN.match(l) or markers.END.match(l) for l in content.splitlines()):
             raise PageError(f"{source_rel} contains a marker line and cannot be pasted", file=rel, line=block.line)
         title = source_rel + (f" (region {block.region})" if block.region else "")
-        example = examples_by_dir.get(source.parent.resolve())
-        caption = caption_for(source_rel, example)
+        caption = caption_for(source_rel)
         bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent)
     stale = [b for b in blocks if b.body != bodies[b.line]]
     return PageResult(path, rel, old, markers.render(segments, bodies), blocks, stale)
