@@ -127,9 +127,7 @@ def _transcript_kind(message) -> str:
     return "request" if valid_id(message["id"]) else "invalid"
 
 
-def _stdout_kind(message, text: str) -> str:
-    if message is None and _load(text) is None and text.strip() not in ("null",):
-        return "text"
+def _stdout_kind(message) -> str:
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
         return "text"
     if "method" in message:
@@ -151,7 +149,7 @@ class Row:
 
 def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
     """Rows in transcript order; each stdout-only line right after the exchange whose reply it preceded."""
-    by_id: dict[object, Row] = {}
+    by_id: dict[object, list[Row]] = {}  # a duplicated id (declared transcript-duplicate-id) owes two replies
     null_owed: list[Row] = []
     rows: list[Row] = []
     for line in transcript:
@@ -163,11 +161,10 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
             row = Row("unanswered", request=line)
             rows.append(row)
             key = line.id_key
-            if key is not None and key not in by_id:
-                by_id[key] = row
-            elif key is None:
+            if key is not None:
+                by_id.setdefault(key, []).append(row)
+            else:
                 null_owed.append(row)
-    pending: list[Line] = []  # stdout lines that are no reply, waiting for the next reply
     extra: dict[int, list[Row]] = {}  # index of a row -> stdout-only rows shown after it
     tail: list[Row] = []
     for line in stdout:
@@ -177,12 +174,11 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
             key = line.id_key
             if raw_id is None and null_owed:
                 target = null_owed.pop(0)
-            elif key is not None and key in by_id and by_id[key].reply is None:
-                target = by_id[key]
+            elif key is not None:
+                target = next((r for r in by_id.get(key, []) if r.reply is None), None)
         if target is None:
             kind = {"reply": "orphan", "notification": "server-notification",
                     "request": "server-request"}.get(line.kind, "stray")
-            pending.append(line)
             tail.append(Row(kind, reply=line))
             continue
         target.reply = line
@@ -223,10 +219,12 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     shown = pretty(line.raw)
     raw_lang = ".json" if shown is not None else ".text"
     if shown is None:
-        what = "not JSON" if line.file == "transcript" else "not a JSON-RPC message: plain text on stdout"
-        out += [f'<p class="exchange-note">{html.escape(what)}</p>\n', "\n"]
+        what = "Not JSON." if line.file == "transcript" else "Not a message: plain text on stdout."
+        out += [f'<p class="exchange-note">{what}</p>\n', "\n"]
         out += _fence(line.raw, ".text .no-copy")
     else:
+        if line.kind in ("invalid", "text"):
+            out += ['<p class="exchange-note">JSON, but not a valid JSON-RPC 2.0 message.</p>\n', "\n"]
         out += _fence(shown, ".json .no-copy")
     out += ["\n"]
     for declared in line.notes:
@@ -274,7 +272,7 @@ def _heading(row: Row) -> str:
     if ident:
         parts.append(html.escape(ident))
     if row.after_reply is not None:
-        parts.append(f"(before the reply on {html.escape(_where(row.after_reply))})")
+        parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
     return " · ".join(parts)
 
 
@@ -306,22 +304,26 @@ def _row(row: Row) -> list[str]:
     return out
 
 
-def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-           transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
-    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
+def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...]) -> list[Row]:
+    """Both files read, classified, annotated with their declared violations, and paired into rows."""
     lines_in = [Line("transcript", n, raw, _load(raw), "") for n, raw in enumerate(_split(transcript), start=1)]
     for line in lines_in:
         line.kind = _transcript_kind(line.message)
     lines_out = [Line("answer key", n, raw, _load(raw), "") for n, raw in enumerate(_split(answer_key), start=1)]
     for line in lines_out:
-        line.kind = _stdout_kind(line.message, line.raw)
+        line.kind = _stdout_kind(line.message)
     for declared in violations:
         where = lines_in if RULES.get(declared.rule, "transcript") == "transcript" else lines_out
         if 1 <= declared.line <= len(where):
             where[declared.line - 1].notes.append(declared)
+    return pair(lines_in, lines_out)
 
+
+def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
+           transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
+    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
     body = ['<div class="conversation" markdown>\n', "\n"]
-    for row in pair(lines_in, lines_out):
+    for row in conversation(transcript, answer_key, violations):
         body += _row(row)
     body += ["</div>\n", "\n",
              f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "

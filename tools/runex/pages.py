@@ -121,14 +121,14 @@ def title_for(source_rel: str, source_text: str, region: str | None) -> str:
 
 
 def is_conversation(target: str) -> bool:
-    parts = PurePosixPath(target).parts
+    parts = PurePosixPath(target.split("#", 1)[0]).parts
     return len(parts) == 2 and parts[1] == CONVERSATION
 
 
 def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
     """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
     written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
-    name = PurePosixPath(block.target).parts[0]
+    name = PurePosixPath(block.path).parts[0]
     folder = root / "examples" / name
     if "#" in block.target:
         raise PageError(f"{block.target}: a conversation has no regions; write <!-- example-begin: "
