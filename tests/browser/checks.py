@@ -142,6 +142,17 @@ _EXTERNAL_REFERENCES = """() => {
 }"""
 
 
+# A full-page screenshot of a long page on a phone is tens of thousands of pixels tall; on a loaded two-core
+# machine (load 5-7) it took more than the page's 10 s default twice in 90 tests. It gets its own, generous timeout:
+# it is an artefact for people to look at, not a measurement.
+SCREENSHOT_MS = 90_000
+
+
+def save_screenshot(page, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_MS, animations="disabled")
+
+
 def check_page_loads(page, site: Site, doc: Doc, screenshot: Path | None = None) -> list[str]:
     """The page loads with no console error, no failed request and nothing fetched from another host."""
     watch = Watch(page, site)
@@ -156,8 +167,7 @@ def check_page_loads(page, site: Site, doc: Doc, screenshot: Path | None = None)
     problems += [_problem(doc, f"element refers to another host: {ref}")
                  for ref in page.evaluate(_EXTERNAL_REFERENCES)]
     if screenshot is not None:
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(screenshot), full_page=True)
+        save_screenshot(page, screenshot)
     return problems
 
 
@@ -182,10 +192,11 @@ _REVEAL = """(el) => {
 _READ_BLOCKS = """(reveal) => {
   const show = new Function("return " + reveal)();
   return [...document.querySelectorAll(".md-content .highlight")].map(el => {
-    const title = el.querySelector(":scope > .filename");
+    // A whole file has line numbers: Pygments then puts the title and the code in a table (highlighttable).
+    const title = el.querySelector(":scope > .filename, :scope > .highlighttable th.filename");
     if (!title) return null;
     show(el);
-    const code = el.querySelector(":scope > pre > code");
+    const code = el.querySelector(":scope > pre > code, :scope > .highlighttable td.code pre > code");
     return {
       title: title.textContent.trim(),
       visible: !!code && code.checkVisibility(),
@@ -525,8 +536,7 @@ def check_phone(page, site: Site, doc: Doc, screenshot: Path | None = None) -> l
     page.goto(site.url(doc), wait_until="load")
     problems = []
     if screenshot is not None:
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(screenshot), full_page=True)
+        save_screenshot(page, screenshot)
     layout = page.evaluate(_HORIZONTAL)
     if layout["scrolled"] > 0 or layout["scrollWidth"] > layout["width"]:
         problems.append(_problem(doc, f"at {PHONE['width']}px wide the page itself scrolls sideways "

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
-from runex import markers  # noqa: E402  (the tool's own marker parser and region extractor)
+from runex import markers, pages  # noqa: E402  (the tool's own marker parser, region extractor and titles)
 
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
 # Headings every page repeats (contract), useless as search terms for one page.
@@ -170,12 +170,12 @@ def expected_blocks(root: Path, doc: Doc) -> list[Expected]:
     source_text = (root / doc.src).read_text(encoding="utf-8")
     found = []
     for segment in markers.parse(source_text, doc.src):
-        if not isinstance(segment, markers.Block):
-            continue
+        if not isinstance(segment, markers.Block) or pages.is_conversation(segment.target):
+            continue  # a conversation view is no file; tests/browser/test_conversation.py checks it
         source_rel = f"examples/{segment.path}"
         file_text = (root / source_rel).read_text(encoding="utf-8")
         text = markers.extract_region(file_text, segment.region, source_rel)
-        title = source_rel + (f" (region {segment.region})" if segment.region else "")
+        title = pages.title_for(source_rel, file_text, segment.region)
         found.append(Expected(doc, segment.line, segment.target, title, text))
     return found
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .checks import check_page_loads, check_pasted_blocks, check_tabs, open_page
-from .sitekit import ROOT, BuildError, Doc, discover_docs, markers, serve_site, skip_module_without_browser
+from .sitekit import ROOT, BuildError, Doc, discover_docs, markers, pages, serve_site, skip_module_without_browser
 
 pytestmark = pytest.mark.browser
 skip_module_without_browser()
@@ -57,7 +57,7 @@ def _edit_a_pasted_block(root: Path, doc: Doc) -> str | None:
     path = root / doc.src
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     for segment in markers.parse("".join(lines), doc.src):
-        if not isinstance(segment, markers.Block):
+        if not isinstance(segment, markers.Block) or pages.is_conversation(segment.target):
             continue
         fence_seen = False
         for offset, line in enumerate(segment.body):
@@ -71,8 +71,9 @@ def _edit_a_pasted_block(root: Path, doc: Doc) -> str | None:
                 indent = line[:len(line) - len(line.lstrip())]
                 lines[number] = indent + HAND_EDIT + line.lstrip()
                 path.write_text("".join(lines), encoding="utf-8")
-                title = f"examples/{segment.path}" + (f" (region {segment.region})" if segment.region else "")
-                return title
+                source_rel = f"examples/{segment.path}"
+                source_text = (ROOT / source_rel).read_text(encoding="utf-8")
+                return pages.title_for(source_rel, source_text, segment.region)
     return None
 
 

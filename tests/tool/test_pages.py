@@ -121,7 +121,7 @@ def test_a_region_is_pasted_without_anchor_lines(tmp_path):
     text = (root / "docs/page.md").read_text()
     assert "ANCHOR" not in text
     body = "".join(body_of(text, "ex/server.py#loop"))
-    assert '    ```python title="examples/ex/server.py (region loop)"\n    for line in sys.stdin:\n' in body
+    assert '    ```python title="examples/ex/server.py, lines 12–16 (region loop)"\n    for line in sys.stdin:\n' in body
     assert "def send" not in body and "import json" not in body
 
 

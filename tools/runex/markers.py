@@ -140,15 +140,38 @@ def extract_region(source: str, region: str | None, source_rel: str) -> str:
     return text if text.endswith("\n") or not text else text + "\n"
 
 
+def region_lines(source: str, region: str) -> tuple[int, int]:
+    """First and last line (1-based, in the file as it is, anchor lines counted) of a region's shown lines."""
+    numbers: list[int] = []
+    inside = False
+    for number, line in enumerate(source.splitlines(), start=1):
+        anchor = ANCHOR.match(line)
+        if anchor:
+            if anchor.group("name") == region:
+                inside = not anchor.group("end")
+            continue
+        if inside:
+            numbers.append(number)
+    if not numbers:  # an empty region: point at its ANCHOR line
+        opening = next(n for n, l in enumerate(source.splitlines(), start=1)
+                       if (m := ANCHOR.match(l)) and m.group("name") == region)
+        return opening, opening
+    return numbers[0], numbers[-1]
+
+
 def regions_of(source: str) -> list[str]:
     return [m.group("name") for m in map(ANCHOR.match, source.splitlines()) if m and not m.group("end")]
 
 
-def fenced(content: str, lang: str, title: str, caption: str, indent: str) -> list[str]:
-    """The block the tool owns: a blank line, the fence, a caption paragraph, a blank line."""
+def fenced(content: str, lang: str, title: str, caption: str, indent: str, line_numbers: bool = False) -> list[str]:
+    """The block the tool owns: a blank line, the fence, a caption paragraph, a blank line.
+
+    Whole files get line numbers (the CSS gives them a maximum height and their own scroll); regions carry their
+    line range in the title instead."""
     longest = max((len(m.group(1)) for m in re.finditer(r"^[ \t]*(`{3,})", content, re.M)), default=0)
     fence = "`" * max(3, longest + 1)
-    lines = [f"{fence}{lang} title=\"{title}\"\n"]
+    numbers = ' linenums="1"' if line_numbers else ""
+    lines = [f"{fence}{lang} title=\"{title}\"{numbers}\n"]
     lines += content.splitlines(keepends=True)
     lines.append(f"{fence}\n")
     lines += ["\n", f"{caption}\n", "{: .example-caption }\n"]

@@ -6,9 +6,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import markers
-from .errors import PageError
+from . import exchanges, markers, model
+from .errors import ConfigError, PageError
 from .model import ANSWER_KEY, TRANSCRIPT
+
+CONVERSATION = "conversation"  # NAME/conversation: a virtual target, the transcript and answer key as exchanges
 
 LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
 
@@ -79,6 +81,9 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     bodies: dict[int, list[str]] = {}
     blocks = [s for s in segments if isinstance(s, markers.Block)]
     for block in blocks:
+        if is_conversation(block.target):
+            bodies[block.line] = conversation_body(root, block, rel, overrides)
+            continue
         source = resolve_target(root, block.target, rel, block.line, overrides)
         source_rel = str(source.relative_to(root))
         raw = overrides.get(source.resolve())
@@ -98,11 +103,56 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
                             line=block.line) from None
         if any(markers.BEGIN.match(l) or markers.END.match(l) for l in content.splitlines()):
             raise PageError(f"{source_rel} contains a marker line and cannot be pasted", file=rel, line=block.line)
-        title = source_rel + (f" (region {block.region})" if block.region else "")
+        title = title_for(source_rel, text, block.region)
         caption = caption_for(source_rel)
-        bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent)
+        bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent,
+                                            line_numbers=block.region is None)
     stale = [b for b in blocks if b.body != bodies[b.line]]
     return PageResult(path, rel, old, markers.render(segments, bodies), blocks, stale)
+
+
+def title_for(source_rel: str, source_text: str, region: str | None) -> str:
+    """A whole file is named by its path; a region also by where it sits in the file (anchor lines counted)."""
+    if region is None:
+        return source_rel
+    first, last = markers.region_lines(source_text, region)
+    lines = f"line {first}" if first == last else f"lines {first}\u2013{last}"
+    return f"{source_rel}, {lines} (region {region})"
+
+
+def is_conversation(target: str) -> bool:
+    parts = PurePosixPath(target.split("#", 1)[0]).parts
+    return len(parts) == 2 and parts[1] == CONVERSATION
+
+
+def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+    """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
+    written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
+    name = PurePosixPath(block.path).parts[0]
+    folder = root / "examples" / name
+    if "#" in block.target:
+        raise PageError(f"{block.target}: a conversation has no regions; write <!-- example-begin: "
+                        f"{name}/{CONVERSATION} -->", file=page, line=block.line)
+    if not model.NAME_PATTERN.match(name) or not folder.is_dir():
+        raise PageError(f"marker names the conversation of example {name!r}, but there is no folder "
+                        f"examples/{name}", file=page, line=block.line)
+    config_rel = f"examples/{name}/{model.CONFIG}"
+    try:
+        config = model.load_config(folder / model.CONFIG, config_rel)
+    except ConfigError as exc:
+        raise PageError(f"cannot show the conversation of {name}: {exc}", file=page, line=block.line) from None
+    transcript_dir = root / "examples" / (config.transcript_from or name)
+    transcript = transcript_dir / TRANSCRIPT
+    answer_key = folder / ANSWER_KEY
+    resolve_target(root, str(transcript.relative_to(root / "examples")), page, block.line)  # inside examples/
+    key_bytes = overrides.get(answer_key.resolve())
+    if key_bytes is None:
+        if not answer_key.is_file():
+            raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
+                            f"tool without --check to write it", file=page, line=block.line)
+        key_bytes = answer_key.read_bytes()
+    return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
+                            str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent)
 
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:

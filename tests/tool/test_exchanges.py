@@ -1,0 +1,275 @@
+"""The conversation view (NAME/conversation): pairing by id, every kind of row, escaping, and --check on a hand edit.
+
+The markup is checked twice: as the text the tool pastes, and as the HTML Python-Markdown makes of it with the
+site's own extensions (md_in_html, superfences, attr_list), so a server's text cannot break the page around it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import markdown
+import pytest
+
+from .runex_helpers import ECHO, compact, invoke, jsonl, make_repo, note, page, req, server, violation
+from runex import exchanges, markers
+from runex.model import ExpectedViolation
+
+
+def reply(id, **result) -> str:
+    return compact({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", **result}})
+
+
+def error(id, code=-32602, message="Invalid params") -> str:
+    return compact({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+
+
+def rows_of(transcript: str, answer_key: str, violations=()):
+    return exchanges.conversation(transcript.encode(), answer_key.encode(), tuple(violations))
+
+
+def shape(rows) -> list[tuple]:
+    """(kind, transcript line, answer key line) per row: the pairing at a glance."""
+    return [(r.kind, r.request.number if r.request else None, r.reply.number if r.reply else None) for r in rows]
+
+
+def rendered(transcript: str, answer_key: str, violations=()) -> str:
+    return "".join(exchanges.render(transcript.encode(), answer_key.encode(), tuple(violations),
+                                    "examples/ex/transcript.jsonl", "examples/ex/answer_key.jsonl"))
+
+
+def to_html(text: str) -> str:
+    """The body as the site renders it (the extensions mkdocs.yml enables for this markup)."""
+    return markdown.markdown(text, extensions=["md_in_html", "attr_list", "pymdownx.superfences",
+                                               "pymdownx.highlight"])
+
+
+# ---------------------------------------------------------------- pairing
+
+def test_replies_pair_with_requests_by_id_and_type():
+    transcript = jsonl(req(1), req("1"))
+    answers = jsonl(reply("1", tools=[]), reply(1, tools=[]))  # the string id answered first
+    rows = rows_of(transcript, answers)
+    assert shape(rows) == [("exchange", 1, 2), ("exchange", 2, 1)]
+    text = rendered(transcript, answers)
+    assert '<div class="exchange" data-id="1" markdown>' in text
+    assert '<div class="exchange" data-id="&quot;1&quot;" markdown>' in text
+
+
+def test_out_of_order_replies_stay_in_transcript_order():
+    rows = rows_of(jsonl(req(1), req(2), req(3)), jsonl(reply(3), reply(1), reply(2)))
+    assert shape(rows) == [("exchange", 1, 2), ("exchange", 2, 3), ("exchange", 3, 1)]
+
+
+def test_a_notification_is_its_own_row_with_no_reply_by_design():
+    transcript = jsonl(req(1), note(requestId=1, reason="late"), req(2))
+    answers = jsonl(reply(1), reply(2))
+    assert shape(rows_of(transcript, answers)) == [("exchange", 1, 1), ("notification", 2, None),
+                                                   ("exchange", 3, 2)]
+    text = rendered(transcript, answers)
+    assert '<div class="exchange notification" markdown>' in text
+    assert "Notification: no reply, by design · <code>notifications/cancelled</code>" in text
+
+
+def test_error_replies_pair_like_results_and_unreadable_lines_take_null_id_errors_in_order():
+    transcript = jsonl(req(1), '{"jsonrpc":"2.0","id":2,"method":', req(3), "not json either")
+    answers = jsonl(error(1), error(None, -32700, "first"), reply(3), error(None, -32700, "second"))
+    rows = rows_of(transcript, answers)
+    assert shape(rows) == [("exchange", 1, 1), ("exchange", 2, 2), ("exchange", 3, 3), ("exchange", 4, 4)]
+    text = rendered(transcript, answers)
+    assert text.count('data-id="null"') == 2
+    assert "Not JSON." in text
+
+
+def test_a_reply_without_a_request_and_a_request_without_a_reply_get_labelled_rows():
+    rows = rows_of(jsonl(req(1), req(2)), jsonl(reply(1), reply(7), reply(1)))
+    assert shape(rows) == [("exchange", 1, 1), ("unanswered", 2, None), ("orphan", None, 2), ("orphan", None, 3)]
+    text = rendered(jsonl(req(1), req(2)), jsonl(reply(1), reply(7)))
+    assert "Request with no reply" in text and "No reply on stdout." in text
+    assert '<div class="exchange orphan" data-id="7" markdown>' in text
+    assert "A reply no request asked for" in text
+
+
+def test_a_duplicated_request_id_takes_its_replies_in_order():
+    assert shape(rows_of(jsonl(req(1), req(1)), jsonl(reply(1), reply(1)))) == [("exchange", 1, 1),
+                                                                               ("exchange", 2, 2)]
+
+
+def test_stdout_lines_that_are_no_reply_follow_the_exchange_whose_reply_they_preceded():
+    log = compact({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}})
+    answers = jsonl(reply(1), log, "debug: got 2", reply(2), "late print")
+    rows = rows_of(jsonl(req(1), req(2)), answers)
+    assert shape(rows) == [("exchange", 1, 1), ("exchange", 2, 4), ("server-notification", None, 2),
+                           ("stray", None, 3), ("stray", None, 5)]
+    text = rendered(jsonl(req(1), req(2)), answers)
+    assert "Server notification: no reply, by design · <code>notifications/message</code>" in text
+    assert "on stdout before the reply on answer key line 4" in text
+    assert "Not a message: plain text on stdout." in text
+
+
+# ---------------------------------------------------------------- declared violations
+
+def test_declared_violations_show_their_reason_on_the_line_they_name():
+    transcript = jsonl(req(1), compact({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}))
+    answers = jsonl(reply(1), "got request id=2", error(2))
+    declared = [ExpectedViolation("transcript-meta-missing", 2, "leaves out _meta <on purpose> & more"),
+                ExpectedViolation("stdout-not-a-message", 2, "the println trap")]
+    rows = rows_of(transcript, answers, declared)
+    assert [v.reason for v in rows[1].request.notes] == ["leaves out _meta <on purpose> & more"]
+    assert [v.reason for v in rows[2].reply.notes] == ["the println trap"]
+    text = rendered(transcript, answers, declared)
+    assert ("Breaks <code>transcript-meta-missing</code> on purpose: leaves out _meta &lt;on purpose&gt; "
+            "&amp; more") in text
+    assert "Breaks <code>stdout-not-a-message</code> on purpose: the println trap" in text
+
+
+# ---------------------------------------------------------------- pretty-printing and escaping
+
+def test_pretty_form_keeps_wire_key_order_numbers_as_written_and_characters():
+    line = '{"z":1.0,"a":1e3,"m":-0,"s":"zażółć 🦀","e":{},"l":[],"n":null,"t":true}'
+    assert exchanges.pretty(line) == ('{\n  "z": 1.0,\n  "a": 1e3,\n  "m": -0,\n  "s": "zażółć 🦀",\n  "e": {},\n'
+                                      '  "l": [],\n  "n": null,\n  "t": true\n}')
+
+
+def test_non_ascii_is_shown_as_characters_and_the_raw_line_keeps_the_exact_text():
+    transcript = jsonl(req(1, name="shout", arguments={"text": "zażółć 🦀"}))
+    raw_reply = '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"\\u017b"}]}}'
+    text = rendered(transcript, raw_reply + "\n")
+    assert '"text": "zażółć 🦀"' in text
+    assert '"text": "Ż"' in text  # the pretty form shows the character ...
+    assert raw_reply in text  # ... and the raw line the escape, as sent
+
+
+def test_a_lone_surrogate_keeps_its_escape_and_the_page_stays_utf8():
+    raw_reply = '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"a\\ud800b"}]}}'
+    text = rendered(jsonl(req(1)), raw_reply + "\n")
+    assert '"text": "a\\ud800b"' in text
+    text.encode("utf-8")  # would raise on a lone surrogate character
+
+
+def test_server_text_that_looks_like_markup_cannot_break_the_page():
+    nasty = "```\n</div></details><script>alert(1)</script> &amp; <!-- example-end -->"
+    transcript = jsonl(req(1), req(2))
+    answers = jsonl(reply(1, content=[{"type": "text", "text": nasty}]), "```</div>" + "<b>raw</b>", reply(2))
+    text = rendered(transcript, answers)
+    assert not any(markers.END.match(l) or markers.BEGIN.match(l) for l in text.splitlines())
+    out = to_html(text)
+    assert "<script>" not in out and "<b>raw</b>" not in out
+    assert len(re.findall(r'<div class="exchange[ "]', out)) == 3
+    assert out.count('class="conversation"') == 1
+    assert "&lt;script&gt;" in out and "&lt;b&gt;raw&lt;/b&gt;" in out  # shown as text, inside code blocks
+
+
+def test_the_rendered_html_has_the_classes_tests_and_styles_rely_on():
+    transcript = jsonl(req(1), note(requestId=1, reason="late"))
+    answers = jsonl(reply(1, tools=[{"name": f"tool{i}"} for i in range(8)]))
+    out = to_html(rendered(transcript, answers))
+    assert re.search(r'<div class="exchange long" data-id="1">', out)
+    assert '<div class="exchange notification">' in out
+    assert out.count('<details class="raw-line">') == 3  # request, notification, reply
+    assert '<details class="show-all">' in out
+    # the pretty form is not copied (.no-copy); the raw line keeps the copy button and holds the wire line
+    assert out.count('class="no-copy highlight"') == 3
+    raw_blocks = re.findall(r'<details class="raw-line">.*?<code>(.*?)</code>', out, re.S)
+    shown = [html.unescape(re.sub(r"<[^>]+>", "", b)).strip() for b in raw_blocks]
+    assert shown == [req(1), answers.strip(), note(requestId=1, reason="late")]
+
+
+def test_an_indented_marker_indents_the_whole_view():
+    body = exchanges.render(jsonl(req(1)).encode(), jsonl(reply(1)).encode(), (), "t", "a", indent="    ")
+    assert all(line == "\n" or line.startswith("    ") for line in body)
+
+
+# ---------------------------------------------------------------- through the tool: pasting and --check
+
+def conversation_repo(tmp_path, transcript=None, toml=None):
+    files = {"server.py": ECHO}
+    if transcript is not None:
+        files["transcript.jsonl"] = transcript
+    if toml is not None:
+        files["example.toml"] = toml
+    return make_repo(tmp_path, {"ex": files}, {"p.md": page("ex/conversation", "ex/transcript.jsonl")})
+
+
+def test_the_tool_pastes_a_conversation_and_check_passes(tmp_path):
+    root = conversation_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    text = (root / "docs/p.md").read_text()
+    assert '<div class="conversation" markdown>' in text
+    key = (root / "examples/ex/answer_key.jsonl").read_text().splitlines()
+    for line in key:
+        assert line in text  # every raw answer-key line, exactly
+    assert invoke(root, "--check").returncode == 0
+
+
+def test_check_reports_a_hand_edit_inside_a_conversation_block(tmp_path):
+    root = conversation_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    path = root / "docs/p.md"
+    lines = path.read_text().splitlines(keepends=True)
+    begin = next(i for i, l in enumerate(lines, 1) if "example-begin: ex/conversation" in l)
+    edited = next(i for i, l in enumerate(lines) if '"jsonrpc": "2.0",' in l)
+    lines[edited] = lines[edited].replace('"2.0"', '"2.1"')
+    path.write_text("".join(lines))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    assert f"drifted  docs/p.md:{begin}: the block pasted from examples/ex/conversation" in proc.out
+    assert invoke(root).returncode == 0 and '"2.1"' not in path.read_text()
+
+
+def test_a_changed_answer_key_changes_the_conversation_in_the_same_run(tmp_path):
+    root = conversation_repo(tmp_path)
+    assert invoke(root).returncode == 0
+    (root / "examples/ex/server.py").write_text(ECHO.replace('"tools": []', '"tools": [], "note": "new"'))
+    assert invoke(root).returncode == 0
+    assert '"note": "new"' in (root / "docs/p.md").read_text()
+
+
+def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp_path):
+    transcript = jsonl(req(1), "{broken")
+    answerer = server('''
+        for line in sys.stdin:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+                continue
+            if "id" in msg:
+                answer(msg)
+        ''')
+    toml = 'transcript_from = "src"\n' + violation("transcript-not-json", 2, "cut short on purpose")
+    root = make_repo(tmp_path, {"src": {"server.py": answerer, "transcript.jsonl": transcript},
+                                "ex": {"server.py": answerer, "example.toml": toml}},
+                     {"p.md": page("src/transcript.jsonl", "ex/conversation")})
+    (root / "examples/src/example.toml").write_text(violation("transcript-not-json", 2, "cut short on purpose"))
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    text = (root / "docs/p.md").read_text()
+    assert "Conversation: `examples/src/transcript.jsonl`" in text
+    assert "Breaks <code>transcript-not-json</code> on purpose: cut short on purpose" in text
+    assert 'data-id="null"' in text
+
+
+@pytest.mark.parametrize("target, message", [
+    ("nope/conversation", "there is no folder examples/nope"),
+    ("ex/conversation#part", "a conversation has no regions"),
+])
+def test_a_bad_conversation_marker_is_a_page_error_naming_page_and_line(tmp_path, target, message):
+    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}}, {"p.md": page("ex/transcript.jsonl", target)})
+    proc = invoke(root, "--check")
+    assert proc.returncode == 4, proc.out
+    begin = next(i for i, l in enumerate((root / "docs/p.md").read_text().splitlines(), 1)
+                 if f"example-begin: {target}" in l)
+    assert f"docs/p.md:{begin}:" in proc.out and message in proc.out
+
+
+def test_whole_files_get_line_numbers_and_regions_their_line_range(tmp_path):
+    source = "# ANCHOR: loop\n" + ECHO + "# ANCHOR_END: loop\n"
+    root = make_repo(tmp_path, {"ex": {"server.py": source}}, {"p.md": page("ex/server.py", "ex/server.py#loop",
+                                                                             "ex/transcript.jsonl")})
+    assert invoke(root).returncode == 0
+    text = (root / "docs/p.md").read_text()
+    last = source.count("\n") - 1
+    assert '```python title="examples/ex/server.py" linenums="1"' in text
+    assert f'```python title="examples/ex/server.py, lines 2\u2013{last} (region loop)"\n' in text

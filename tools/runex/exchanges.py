@@ -1,0 +1,332 @@
+"""The conversation view: an example's transcript and answer key as the request/reply exchanges they are.
+
+`<!-- example-begin: NAME/conversation -->` pastes what `render` returns. The output is Markdown with HTML blocks
+(md_in_html) and fenced code (superfences), so it needs no JavaScript:
+
+- the whole view is `<div class="conversation">`; each request with its reply is `<div class="exchange"
+  data-id="ID">` (ID as JSON text: 1 and "1" differ); notifications, stray stdout lines, replies nobody asked for
+  and requests nobody answered are rows of their own (`exchange notification`, `exchange stray`, ...);
+- each side shows the message pretty-printed (2-space indent, keys and numbers exactly as on the wire, non-ASCII
+  as characters) in a `.no-copy` block, and under it a closed `<details class="raw-line">` whose code block holds
+  the exact line from the file, so Material's copy button copies the wire bytes and not the pretty form;
+- a long exchange stays one code block per side, cut by CSS to its first lines with its own scroll, and an empty
+  `<details class="show-all">` lifts the cut (CSS `:has`). We keep the whole JSON in one block rather than splitting
+  it into "first lines" and "the rest": search then indexes every key, copy-free reading stays one piece, and a
+  browser without `:has` still shows everything by scrolling.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+
+from .model import ExpectedViolation
+from .problems import RULES
+from .transcript import valid_id
+
+LONG = 16  # pretty lines per side above which an exchange is cut to its first lines with "show all"
+
+
+# ---------------------------------------------------------------- pretty-printing, numbers kept as written
+
+class _Number(str):
+    """A JSON number's text as written on the wire (1.0 stays 1.0, 1e3 stays 1e3)."""
+
+
+class _Object(list):
+    """A JSON object as its (key, value) pairs in wire order; duplicate keys stay as sent."""
+
+
+def _parse_keep_text(text: str):
+    return json.loads(text, object_pairs_hook=_Object, parse_int=_Number, parse_float=_Number,
+                      parse_constant=_Number)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _string(value: str) -> str:
+    # A lone surrogate ("\ud800" on the wire) cannot be written as a character to a UTF-8 page: keep its escape.
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
+
+
+def _pretty(value, indent: str = "") -> str:
+    inner = indent + "  "
+    if isinstance(value, _Number):
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, _Object):
+        if not value:
+            return "{}"
+        return "{\n" + ",\n".join(f"{inner}{_string(k)}: {_pretty(v, inner)}" for k, v in value) + f"\n{indent}}}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + f"\n{indent}]"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return "null"
+
+
+def pretty(text: str) -> str | None:
+    """The message pretty-printed, or None when the line is not JSON."""
+    try:
+        return _pretty(_parse_keep_text(text))
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- the lines of both files
+
+@dataclass
+class Line:
+    file: str  # "transcript" or "answer key"
+    number: int
+    raw: str  # the exact line, decoded (invalid UTF-8 shows as U+FFFD; the caption says the file is the truth)
+    message: object  # parsed JSON, or None
+    kind: str  # transcript: request, notification, response, invalid; stdout: reply, notification, request, text
+    notes: list[ExpectedViolation] = field(default_factory=list)
+
+    @property
+    def method(self) -> str | None:
+        return self.message.get("method") if isinstance(self.message, dict) else None
+
+    @property
+    def id_key(self):
+        if isinstance(self.message, dict) and valid_id(self.message.get("id")):
+            return (type(self.message["id"]).__name__, self.message["id"])
+        return None
+
+
+def _split(data: bytes) -> list[str]:
+    chunks = data.split(b"\n")
+    if chunks and chunks[-1] == b"":
+        chunks.pop()
+    return [c.decode("utf-8", errors="replace").removesuffix("\r") for c in chunks]
+
+
+def _load(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _transcript_kind(message) -> str:
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return "invalid"
+    if "method" not in message:
+        return "response" if "result" in message or "error" in message else "invalid"
+    if "id" not in message:
+        return "notification"
+    return "request" if valid_id(message["id"]) else "invalid"
+
+
+def _stdout_kind(message) -> str:
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return "text"
+    if "method" in message:
+        return "request" if "id" in message else "notification"
+    if "result" in message or "error" in message:
+        return "reply"
+    return "text"
+
+
+# ---------------------------------------------------------------- pairing
+
+@dataclass
+class Row:
+    kind: str  # exchange, notification, response, unanswered, orphan, stray, server-notification, server-request
+    request: Line | None = None
+    reply: Line | None = None
+    after_reply: Line | None = None  # for a stdout-only row: the reply it came before on stdout
+
+
+def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
+    """Rows in transcript order; each stdout-only line right after the exchange whose reply it preceded."""
+    by_id: dict[object, list[Row]] = {}  # a duplicated id (declared transcript-duplicate-id) owes two replies
+    null_owed: list[Row] = []
+    rows: list[Row] = []
+    for line in transcript:
+        if line.kind == "notification":
+            rows.append(Row("notification", request=line))
+        elif line.kind == "response":
+            rows.append(Row("response", request=line))
+        else:
+            row = Row("unanswered", request=line)
+            rows.append(row)
+            key = line.id_key
+            if key is not None:
+                by_id.setdefault(key, []).append(row)
+            else:
+                null_owed.append(row)
+    extra: dict[int, list[Row]] = {}  # index of a row -> stdout-only rows shown after it
+    tail: list[Row] = []
+    for line in stdout:
+        target = None
+        if line.kind == "reply":
+            raw_id = line.message.get("id")
+            key = line.id_key
+            if raw_id is None and null_owed:
+                target = null_owed.pop(0)
+            elif key is not None:
+                target = next((r for r in by_id.get(key, []) if r.reply is None), None)
+        if target is None:
+            kind = {"reply": "orphan", "notification": "server-notification",
+                    "request": "server-request"}.get(line.kind, "stray")
+            tail.append(Row(kind, reply=line))
+            continue
+        target.reply = line
+        target.kind = "exchange"
+        if tail:
+            index = rows.index(target)
+            for row in tail:
+                row.after_reply = line
+            extra.setdefault(index, []).extend(tail)
+            tail = []
+    ordered: list[Row] = []
+    for index, row in enumerate(rows):
+        ordered.append(row)
+        ordered.extend(extra.get(index, []))
+    return ordered + tail
+
+
+# ---------------------------------------------------------------- markup
+
+def _fence(content: str, attrs: str) -> list[str]:
+    longest = max((len(m.group(1)) for m in re.finditer(r"^[ \t]*(`{3,})", content, re.M)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence} {{ {attrs} }}\n", *(l + "\n" for l in content.split("\n")), f"{fence}\n"]
+
+
+def _label(text: str) -> str:
+    return f'<p class="exchange-label">{text}</p>\n'
+
+
+def _where(line: Line) -> str:
+    return f"{line.file} line {line.number}"
+
+
+def _side(line: Line, role: str, title: str) -> list[str]:
+    """One message: a label, the pretty form (not copied), the exact line (copied), and its declared notes."""
+    out = [f'<div class="exchange-side exchange-{role}" markdown>\n', "\n",
+           _label(f"{html.escape(title)} <span class=\"exchange-where\">{html.escape(_where(line))}</span>"), "\n"]
+    shown = pretty(line.raw)
+    raw_lang = ".json" if shown is not None else ".text"
+    if shown is None:
+        what = "Not JSON." if line.file == "transcript" else "Not a message: plain text on stdout."
+        out += [f'<p class="exchange-note">{what}</p>\n', "\n"]
+        out += _fence(line.raw, ".text .no-copy")
+    else:
+        if line.kind in ("invalid", "text"):
+            out += ['<p class="exchange-note">JSON, but not a valid JSON-RPC 2.0 message.</p>\n', "\n"]
+        out += _fence(shown, ".json .no-copy")
+    out += ["\n"]
+    for declared in line.notes:
+        out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
+                f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
+    out += ['<details class="raw-line" markdown>\n',
+            f"<summary>Raw line ({html.escape(line.file)} line {line.number})</summary>\n", "\n"]
+    out += _fence(line.raw, raw_lang)
+    out += ["\n", "</details>\n", "\n", "</div>\n", "\n"]
+    return out
+
+
+def _data_id(row: Row) -> str:
+    for line in (row.request, row.reply):
+        if isinstance(line and line.message, dict) and "id" in line.message:
+            return f' data-id="{html.escape(json.dumps(line.message["id"], ensure_ascii=False), quote=True)}"'
+    return ""
+
+
+def _id_text(row: Row) -> str:
+    for line in (row.request, row.reply):
+        if isinstance(line and line.message, dict) and "id" in line.message:
+            return "id " + json.dumps(line.message["id"], ensure_ascii=False)
+    return ""
+
+
+def _heading(row: Row) -> str:
+    method = row.request.method if row.request else None
+    words = {
+        "exchange": "Request and reply",
+        "unanswered": "Request with no reply",
+        "notification": "Notification: no reply, by design",
+        "response": "A response the client sent (nobody answers a response)",
+        "orphan": "A reply no request asked for",
+        "stray": "A line on stdout that is not a message",
+        "server-notification": "Server notification: no reply, by design",
+        "server-request": "A request from the server",
+    }[row.kind]
+    parts = [words]
+    if method:
+        parts.append(f"<code>{html.escape(method)}</code>")
+    elif row.reply is not None and row.reply.method:
+        parts.append(f"<code>{html.escape(row.reply.method)}</code>")
+    ident = _id_text(row)
+    if ident:
+        parts.append(html.escape(ident))
+    if row.after_reply is not None:
+        parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
+    return " · ".join(parts)
+
+
+def _pretty_lines(line: Line | None) -> int:
+    if line is None:
+        return 0
+    shown = pretty(line.raw)
+    return 1 if shown is None else shown.count("\n") + 1
+
+
+def _row(row: Row) -> list[str]:
+    classes = "exchange" if row.kind == "exchange" else f"exchange {row.kind}"
+    long = max(_pretty_lines(row.request), _pretty_lines(row.reply)) > LONG
+    if long:
+        classes += " long"
+    out = [f'<div class="{classes}"{_data_id(row)} markdown>\n', "\n",
+           f'<p class="exchange-heading">{_heading(row)}</p>\n', "\n"]
+    if row.request is not None:
+        out += _side(row.request, "request", "Request" if row.request.kind == "request" else "Client")
+    if row.reply is not None:
+        title = {"exchange": "Reply", "orphan": "Reply"}.get(row.kind, "Server")
+        out += _side(row.reply, "reply", title)
+    elif row.kind == "unanswered":
+        out += ['<p class="exchange-note exchange-missing">No reply on stdout.</p>\n', "\n"]
+    if long:
+        out += ['<details class="show-all"><summary><span class="show-more">Show all</span>'
+                '<span class="show-less">Show less</span></summary></details>\n', "\n"]
+    out += ["</div>\n", "\n"]
+    return out
+
+
+def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...]) -> list[Row]:
+    """Both files read, classified, annotated with their declared violations, and paired into rows."""
+    lines_in = [Line("transcript", n, raw, _load(raw), "") for n, raw in enumerate(_split(transcript), start=1)]
+    for line in lines_in:
+        line.kind = _transcript_kind(line.message)
+    lines_out = [Line("answer key", n, raw, _load(raw), "") for n, raw in enumerate(_split(answer_key), start=1)]
+    for line in lines_out:
+        line.kind = _stdout_kind(line.message)
+    for declared in violations:
+        where = lines_in if RULES.get(declared.rule, "transcript") == "transcript" else lines_out
+        if 1 <= declared.line <= len(where):
+            where[declared.line - 1].notes.append(declared)
+    return pair(lines_in, lines_out)
+
+
+def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
+           transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
+    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
+    body = ['<div class="conversation" markdown>\n', "\n"]
+    for row in conversation(transcript, answer_key, violations):
+        body += _row(row)
+    body += ["</div>\n", "\n",
+             f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
+             f"(what the server answers), laid out by `tools/run_examples.py`; the raw lines are the files' "
+             f"exact bytes.\n", "{: .example-caption }\n"]
+    return ["\n"] + [f"{indent}{line}" if line.strip() else "\n" for line in body] + ["\n"]
