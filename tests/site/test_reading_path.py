@@ -168,3 +168,27 @@ def test_level_drops_reports_a_level_going_down():
     assert level_drops([("a.md", "101"), ("b.md", "301"), ("c.md", "201"), ("d.md", "301")]) == \
         ["b.md (301) before c.md (201)"]
     assert level_drops([("a.md", "101"), ("b.md", "201"), ("c.md", "201"), ("d.md", None), ("e.md", "301")]) == []
+
+
+def test_sequence_diagram_is_accessible_inline_and_follows_the_theme():
+    """The stdio sequence diagram (docs/assets/stdio-sequence.svg, pasted inline by pymdownx.snippets): a named image
+    for screen readers, no request to anywhere, and no colour of its own (currentColor and the theme's CSS classes),
+    so it stays readable in dark mode. The first page of the track shows it."""
+    import xml.etree.ElementTree as ET
+
+    text = (DOCS / "assets" / "stdio-sequence.svg").read_text(encoding="utf-8")
+    svg = ET.fromstring(text[text.index("<svg"):])
+    ns = "{http://www.w3.org/2000/svg}"
+    assert svg.get("role") == "img", "the diagram needs role=\"img\""
+    labelled_by = (svg.get("aria-labelledby") or "").split()
+    named = {el.get("id"): el.tag.removeprefix(ns) for el in svg if el.get("id")}
+    assert labelled_by and all(named.get(i) in ("title", "desc") for i in labelled_by), \
+        f"aria-labelledby={labelled_by} must name the diagram's own <title> and <desc>"
+    assert {"title", "desc"} <= set(named.values()), "the diagram needs a <title> and a <desc>"
+    for element in svg.iter():
+        for name, value in element.attrib.items():
+            assert "://" not in value or name == "xmlns", f"<{element.tag}> {name}={value!r}: no external reference"
+            assert not (name in ("fill", "stroke", "style", "color") and re.search(r"#[0-9a-fA-F]{3,8}|rgb", value)), \
+                f"<{element.tag}> {name}={value!r}: colours come from the stylesheet, so dark mode works"
+    for page in ("mcp/mcp-in-your-editor.md",):
+        assert '--8<-- "stdio-sequence.svg"' in body(page), f"docs/{page}: shows the sequence diagram"
