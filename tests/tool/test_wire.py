@@ -389,3 +389,39 @@ def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_pa
     '''
     root, proc = run_server(tmp_path, body, None, example_toml(timeout=0.5))
     assert_failed(root, proc, "no reply with id 1 to transcript line 1", "answered with id(s) 'wrong-1' instead")
+
+
+# ---- transcript-cancels-answered: the runner waits for every reply, so a cancel of an earlier request is late ----
+
+
+def late_cancels(tmp_path, *texts: str) -> list[tuple[str, int]]:
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(*texts))
+    lines, _ = transcript.read(path, TRANSCRIPT)
+    return [(p.rule, p.line) for p in wire.check_late_cancels(lines, TRANSCRIPT)]
+
+
+def test_a_cancel_of_an_answered_request_is_flagged_at_the_cancel_line(tmp_path):
+    found = late_cancels(tmp_path, req(1), req(2), note(requestId=1, reason="stop"), req(3))
+    assert found == [("transcript-cancels-answered", 3)]
+
+
+def test_a_cancel_for_an_id_not_sent_before_it_is_not_this_rule(tmp_path):
+    # 7 never appears; 3 appears only after the cancel; "1" is not 1 (ids compare by type).
+    assert late_cancels(tmp_path, req(1), note(requestId=7), note(requestId=3), req(3), note(requestId="1")) == []
+
+
+def test_a_late_cancel_fails_the_example_with_the_spec_sentence_and_is_not_fed(tmp_path):
+    lines = jsonl(req(1), note(requestId=1, reason="stop"), req(2))
+    root, proc = run_server(tmp_path, "", lines)
+    assert_failed(root, proc, f"{TRANSCRIPT}:2: [transcript-cancels-answered] notifications/cancelled names "
+                              f"request 1 (line 1)", "MUST only cancel requests it believes are still in progress",
+                  "basic/patterns/cancellation")
+
+
+def test_a_declared_late_cancel_passes_and_is_reported(tmp_path):
+    lines = jsonl(req(1), note(requestId=1, reason="stop"), req(2))
+    root, proc = run_server(tmp_path, "", lines, violation("transcript-cancels-answered", 2))
+    assert proc.returncode == 0, proc.out
+    assert "expected: transcript-cancels-answered at transcript.jsonl:2" in proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2]

@@ -43,6 +43,35 @@ def check_transcript_schema(lines: list[TranscriptLine], rel: str, validator: Me
     return problems
 
 
+CANCELLED = "notifications/cancelled"
+
+
+def check_late_cancels(lines: list[TranscriptLine], rel: str) -> list[Problem]:
+    """`transcript-cancels-answered`: a cancel for a request written above it.
+
+    The runner waits for each request's reply before it writes the next line, so such a cancel always arrives after
+    the reply: the transcript's client cancels a request it knows is finished.
+    """
+    asked: dict[tuple[str, object], int] = {}
+    problems = []
+    for line in lines:
+        if line.kind == "request" or (line.kind == "invalid" and line.reply_id is not None):
+            asked.setdefault((type(line.reply_id).__name__, line.reply_id), line.number)
+        elif line.kind == "notification" and line.method == CANCELLED:
+            params = line.message.get("params")
+            target = params.get("requestId") if isinstance(params, dict) else None
+            earlier = asked.get((type(target).__name__, target)) if valid_id(target) else None
+            if earlier is not None:
+                problems.append(Problem(
+                    "transcript-cancels-answered", rel, line.number,
+                    f"{CANCELLED} names request {json.dumps(target)} (line {earlier}), which is already answered "
+                    f"when this line is written: the runner waits for each reply before the next line. A client "
+                    f"MUST only cancel requests it believes are still in progress (MCP 2026-07-28, "
+                    f"basic/patterns/cancellation, Behavior Requirements). Remove the line, or declare it in "
+                    f"example.toml if a late cancel is what the example shows"))
+    return problems
+
+
 def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, rel_transcript: str,
                  validator: MessageValidator | None = None) -> list[Problem]:
     problems: list[Problem] = []
