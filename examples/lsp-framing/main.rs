@@ -508,11 +508,11 @@ fn handle(method: &str, params: Option<&Json>) -> Result<Json, (i64, String, Opt
                 .and_then(|a| a.get("message"))
                 .and_then(Json::as_str);
             match (name, message) {
-                ("lsp_frame" | "mcp_frame", None) => Err((
-                    -32602,
-                    format!("Invalid params: {} needs a string argument message", name),
-                    None,
-                )),
+                // Arguments that do not fit the inputSchema: a tool execution error the model can fix.
+                ("lsp_frame" | "mcp_frame", None) => {
+                    let why = format!("Invalid arguments for tool {name}: it needs one argument, message, a string.");
+                    Ok(tool_result(vec![why], true))
+                }
                 _ => call_tool(name, message.unwrap_or("")).map_err(|(c, m)| (c, m, None)),
             }
         }

@@ -188,7 +188,9 @@ def handle(method, params):
     arguments = params.get("arguments")
     message = arguments.get("message") if isinstance(arguments, dict) else None
     if name in ("lsp_frame", "mcp_frame") and not isinstance(message, str):
-        raise RpcError(-32602, f"Invalid params: {name} needs a string argument message")
+        # Arguments that do not fit the inputSchema: a tool execution error the model can fix.
+        why = f"Invalid arguments for tool {name}: it needs one argument, message, a string."
+        return tool_result([why], True)
     return call_tool(name, message if isinstance(message, str) else "")
 
 
