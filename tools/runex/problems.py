@@ -29,6 +29,7 @@ RULES = {
     "transcript-params-missing": "transcript",
     "transcript-schema": "transcript",
     "transcript-cancels-answered": "transcript",
+    "transcript-lone-surrogate": "transcript",
 }
 
 
