@@ -137,9 +137,7 @@ def call_tool(id_, params, caps):
 def check_note_id(tool, args):
     """Checks `arguments` against the inputSchema both tools share. The message is for the
     model: what is wrong, and what a good call looks like."""
-    if not isinstance(args, dict):
-        why = "arguments must be an object"
-    elif "id" not in args:
+    if "id" not in args:
         why = "missing required property 'id'"
     elif not isinstance(args["id"], str):
         why = "property 'id' must be a string"
