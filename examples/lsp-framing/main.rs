@@ -503,6 +503,9 @@ fn handle(method: &str, params: Option<&Json>) -> Result<Json, (i64, String, Opt
                 "Invalid params: tools/call needs a string name".to_string(),
                 None,
             ))?;
+            if p.get("arguments").is_some_and(|a| !a.is_obj()) {
+                return Err((-32602, "Invalid params: params.arguments must be an object".to_string(), None));
+            }
             let message = p
                 .get("arguments")
                 .and_then(|a| a.get("message"))
