@@ -104,16 +104,20 @@ fn call_tool(id: Json, params: &Json, caps: &Json) -> Json {
     };
     let no_arguments = Json::Obj(Vec::new());
     let args = params.get("arguments").unwrap_or(&no_arguments);
+    if !args.is_object() {
+        return error(id, -32602, "Invalid params: params.arguments must be an object", None);
+    }
     match name {
         "get_note" => {
             let note_id = match note_id(name, args) {
                 Ok(note_id) => note_id,
-                // The call does not fit the tool's inputSchema: a protocol error.
-                Err(message) => return error(id, -32602, &message, None),
+                // The arguments do not fit the tool's inputSchema: a tool execution error,
+                // which the model reads and can fix on its next call.
+                Err(message) => return result(id, tool_result(&message, true)),
             };
             match NOTES.iter().find(|(known, _)| *known == note_id) {
                 Some((_, text)) => result(id, tool_result(text, false)),
-                // The call was well formed; the tool ran and failed. The model can fix this.
+                // The call was well formed; the tool ran and failed. The model can fix this too.
                 None => {
                     let text = format!("No note has the id '{note_id}'. The ids that exist are n1 and n2.");
                     result(id, tool_result(&text, true))
@@ -128,7 +132,7 @@ fn call_tool(id: Json, params: &Json, caps: &Json) -> Json {
                 return error(id, -32021, message, Some(obj(vec![("requiredCapabilities", needed)])));
             }
             if let Err(message) = note_id(name, args) {
-                return error(id, -32602, &message, None);
+                return result(id, tool_result(&message, true));
             }
             // A real server would now ask for confirmation (resultType "input_required");
             // this toy stops after the checks and says so.
@@ -138,18 +142,22 @@ fn call_tool(id: Json, params: &Json, caps: &Json) -> Json {
     }
 }
 
-/// Checks `arguments` against the inputSchema both tools share.
+/// Checks `arguments` against the inputSchema both tools share. The message is for the
+/// model: what is wrong, and what a good call looks like.
 fn note_id(tool: &str, args: &Json) -> Result<String, String> {
+    let invalid = |why: &str| {
+        Err(format!("Invalid arguments for tool {tool}: {why}. Pass one argument, id, a note id such as n1."))
+    };
     let Json::Obj(members) = args else {
-        return Err(format!("Invalid arguments for tool {tool}: arguments must be an object"));
+        return invalid("arguments must be an object");
     };
     let note_id = match args.get("id") {
-        None => return Err(format!("Invalid arguments for tool {tool}: missing required property 'id'")),
+        None => return invalid("missing required property 'id'"),
         Some(Json::Str(note_id)) => note_id.clone(),
-        Some(_) => return Err(format!("Invalid arguments for tool {tool}: property 'id' must be a string")),
+        Some(_) => return invalid("property 'id' must be a string"),
     };
     if let Some((extra, _)) = members.iter().find(|(key, _)| key != "id") {
-        return Err(format!("Invalid arguments for tool {tool}: unexpected property '{extra}'"));
+        return invalid(&format!("unexpected property '{extra}'"));
     }
     Ok(note_id)
 }

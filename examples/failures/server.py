@@ -56,6 +56,8 @@ def handle(line):
     """
     try:
         msg = json.loads(line)
+        # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
     except ValueError as why:
         log(f"not JSON ({why}); answering -32700 with id null")
         return error(None, -32700, "Parse error: the line is not valid JSON")
@@ -103,14 +105,17 @@ def call_tool(id_, params, caps):
     if not isinstance(name, str):
         return error(id_, -32602, "Invalid params: tools/call needs a tool name")
     args = params.get("arguments", {})
+    if not isinstance(args, dict):
+        return error(id_, -32602, "Invalid params: params.arguments must be an object")
     if name == "get_note":
         note_id, message = check_note_id(name, args)
         if message:
-            # The call does not fit the tool's inputSchema: a protocol error.
-            return error(id_, -32602, message)
+            # The arguments do not fit the tool's inputSchema: a tool execution error,
+            # which the model reads and can fix on its next call.
+            return result(id_, tool_result(message, True))
         if note_id in NOTES:
             return result(id_, tool_result(NOTES[note_id], False))
-        # The call was well formed; the tool ran and failed. The model can fix this.
+        # The call was well formed; the tool ran and failed. The model can fix this too.
         text = f"No note has the id '{note_id}'. The ids that exist are n1 and n2."
         return result(id_, tool_result(text, True))
     if name == "delete_note":
@@ -121,7 +126,7 @@ def call_tool(id_, params, caps):
             return error(id_, -32021, message, data)
         _, message = check_note_id(name, args)
         if message:
-            return error(id_, -32602, message)
+            return result(id_, tool_result(message, True))
         # A real server would now ask for confirmation (resultType "input_required");
         # this toy stops after the checks and says so.
         text = "This example server does not implement the confirmation step."
@@ -130,17 +135,16 @@ def call_tool(id_, params, caps):
 
 
 def check_note_id(tool, args):
-    """Checks `arguments` against the inputSchema both tools share."""
-    prefix = f"Invalid arguments for tool {tool}"
-    if not isinstance(args, dict):
-        return None, f"{prefix}: arguments must be an object"
+    """Checks `arguments` against the inputSchema both tools share. The message is for the
+    model: what is wrong, and what a good call looks like."""
     if "id" not in args:
-        return None, f"{prefix}: missing required property 'id'"
-    if not isinstance(args["id"], str):
-        return None, f"{prefix}: property 'id' must be a string"
-    for key in args:
-        if key != "id":
-            return None, f"{prefix}: unexpected property '{key}'"
+        why = "missing required property 'id'"
+    elif not isinstance(args["id"], str):
+        why = "property 'id' must be a string"
+    else:
+        why = next((f"unexpected property '{key}'" for key in args if key != "id"), None)
+    if why:
+        return None, f"Invalid arguments for tool {tool}: {why}. Pass one argument, id, a note id such as n1."
     return args["id"], None
 # ANCHOR_END: call
 

@@ -10,6 +10,7 @@ same bytes: compact separators, ensure_ascii=False, and keys in the same order a
 """
 
 import json
+import re
 import sys
 
 # ANCHOR: parse
@@ -201,6 +202,7 @@ def main():
             reply = handle(text)
         if reply is not None:
             line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+            line = re.sub("[\ud800-\udfff]", "\ufffd", line)  # a lone surrogate is no character: U+FFFD, as in Rust
             sys.stdout.buffer.write(line.encode("utf-8") + b"\n")
             sys.stdout.buffer.flush()
     # stdin reached EOF: the client closed it, which is how a stdio server is told to stop.

@@ -503,16 +503,19 @@ fn handle(method: &str, params: Option<&Json>) -> Result<Json, (i64, String, Opt
                 "Invalid params: tools/call needs a string name".to_string(),
                 None,
             ))?;
+            if p.get("arguments").is_some_and(|a| !a.is_obj()) {
+                return Err((-32602, "Invalid params: params.arguments must be an object".to_string(), None));
+            }
             let message = p
                 .get("arguments")
                 .and_then(|a| a.get("message"))
                 .and_then(Json::as_str);
             match (name, message) {
-                ("lsp_frame" | "mcp_frame", None) => Err((
-                    -32602,
-                    format!("Invalid params: {} needs a string argument message", name),
-                    None,
-                )),
+                // Arguments that do not fit the inputSchema: a tool execution error the model can fix.
+                ("lsp_frame" | "mcp_frame", None) => {
+                    let why = format!("Invalid arguments for tool {name}: it needs one argument, message, a string.");
+                    Ok(tool_result(vec![why], true))
+                }
                 _ => call_tool(name, message.unwrap_or("")).map_err(|(c, m)| (c, m, None)),
             }
         }

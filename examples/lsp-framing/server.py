@@ -185,10 +185,14 @@ def handle(method, params):
     name = params.get("name")  # tools/call, the one method left
     if not isinstance(name, str):
         raise RpcError(-32602, "Invalid params: tools/call needs a string name")
-    arguments = params.get("arguments")
-    message = arguments.get("message") if isinstance(arguments, dict) else None
+    arguments = params.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise RpcError(-32602, "Invalid params: params.arguments must be an object")
+    message = arguments.get("message")
     if name in ("lsp_frame", "mcp_frame") and not isinstance(message, str):
-        raise RpcError(-32602, f"Invalid params: {name} needs a string argument message")
+        # Arguments that do not fit the inputSchema: a tool execution error the model can fix.
+        why = f"Invalid arguments for tool {name}: it needs one argument, message, a string."
+        return tool_result([why], True)
     return call_tool(name, message if isinstance(message, str) else "")
 
 

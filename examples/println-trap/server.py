@@ -10,6 +10,7 @@ the same bytes, the stray line included.
 """
 
 import json
+import re
 import sys
 
 # ANCHOR: parse
@@ -126,7 +127,9 @@ def main():
         reply = handle(message) if message is not None else error(None, -32700, "Parse error")
         if reply is not None:
             # The reply goes through the same sys.stdout as print(), so the two stay in order.
-            sys.stdout.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=False) + "\n")
+            line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+            line = re.sub("[\ud800-\udfff]", "\ufffd", line)  # a lone surrogate is no character: U+FFFD, as in Rust
+            sys.stdout.write(line + "\n")
             sys.stdout.flush()
 
 

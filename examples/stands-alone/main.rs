@@ -115,10 +115,13 @@ fn call_tool(id: Json, params: &Json, meta: &Json) -> Json {
     match params.get("arguments") {
         None => {}
         Some(Json::Obj(members)) if members.is_empty() => {}
-        Some(_) => {
-            let message = "Invalid arguments for tool show_request: it takes no arguments";
-            return error(id, -32602, message, None);
+        // Arguments its inputSchema does not allow: a tool execution error the model can fix.
+        Some(Json::Obj(_)) => {
+            let text = "Invalid arguments for tool show_request: it takes no arguments. Call it with {}.";
+            let content = Json::Arr(vec![obj(vec![("type", s("text")), ("text", s(text))])]);
+            return result(id, vec![("resultType", s("complete")), ("content", content), ("isError", Json::Bool(true))]);
         }
+        Some(_) => return error(id, -32602, "Invalid params: params.arguments must be an object", None),
     }
     // Everything in the answer comes from this request's _meta; nothing is
     // remembered from earlier requests, because nothing may be.

@@ -37,6 +37,8 @@ def is_id(value):
 def handle(line):
     try:
         msg = json.loads(line)
+        # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
     except ValueError as why:
         log(f"not JSON ({why})")
         return error(None, -32700, "Parse error: the line is not valid JSON")
@@ -94,8 +96,13 @@ def call_tool(id_, params, meta):
         return error(id_, -32602, "Invalid params: tools/call needs a tool name")
     if name != "show_request":
         return error(id_, -32602, f"Unknown tool: {name}")
-    if params.get("arguments", {}) != {}:
-        return error(id_, -32602, "Invalid arguments for tool show_request: it takes no arguments")
+    arguments = params.get("arguments", {})
+    if not isinstance(arguments, dict):
+        return error(id_, -32602, "Invalid params: params.arguments must be an object")
+    if arguments:
+        # Arguments its inputSchema does not allow: a tool execution error the model can fix.
+        text = "Invalid arguments for tool show_request: it takes no arguments. Call it with {}."
+        return result(id_, {"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": True})
     # Everything in the answer comes from this request's _meta; nothing is
     # remembered from earlier requests, because nothing may be.
     version = meta["io.modelcontextprotocol/protocolVersion"]

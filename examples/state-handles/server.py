@@ -334,6 +334,8 @@ def handle(line):
     """One line in, at most one reply out. Notifications (no id) never get a reply."""
     try:
         message = json.loads(line)
+        # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
     except ValueError:
         return error_reply(None, -32700, "Parse error")
     if not isinstance(message, dict):

@@ -122,22 +122,21 @@ fn call_tool(id: Json, params: &Json) -> Json {
     let no_arguments = Json::Obj(Vec::new());
     let args = params.get("arguments").unwrap_or(&no_arguments);
     let Json::Obj(members) = args else {
-        return error(id, -32602, "Invalid arguments for tool count_words: arguments must be an object", None);
+        return error(id, -32602, "Invalid params: params.arguments must be an object", None);
+    };
+    // Arguments that do not fit the inputSchema are a tool execution error: a result with
+    // isError true, which the model reads and can fix on its next call.
+    let invalid = |why: &str| {
+        let text = format!("Invalid arguments for tool count_words: {why}. It takes one argument, text, a string.");
+        result(id.clone(), tool_result(&text, true))
     };
     let text = match args.get("text") {
         Some(Json::Str(text)) => text,
-        Some(_) => {
-            let message = "Invalid arguments for tool count_words: property 'text' must be a string";
-            return error(id, -32602, message, None);
-        }
-        None => {
-            let message = "Invalid arguments for tool count_words: missing required property 'text'";
-            return error(id, -32602, message, None);
-        }
+        Some(_) => return invalid("property 'text' must be a string"),
+        None => return invalid("missing required property 'text'"),
     };
     if let Some((extra, _)) = members.iter().find(|(key, _)| key != "text") {
-        let message = format!("Invalid arguments for tool count_words: unexpected property '{extra}'");
-        return error(id, -32602, &message, None);
+        return invalid(&format!("unexpected property '{extra}'"));
     }
     let newlines = text.matches('\n').count();
     let lines = if text.is_empty() || text.ends_with('\n') { newlines } else { newlines + 1 };
@@ -146,14 +145,14 @@ fn call_tool(id: Json, params: &Json) -> Json {
     // The reply text holds newlines; the JSON writer escapes them as \n, so the
     // message still fits on one line of stdout.
     let report = format!("lines: {lines}\nwords: {words}\ncharacters: {chars}");
-    result(id, tool_result(&report))
+    result(id, tool_result(&report, false))
 }
 
-fn tool_result(text: &str) -> Vec<(&'static str, Json)> {
+fn tool_result(text: &str, is_error: bool) -> Vec<(&'static str, Json)> {
     vec![
         ("resultType", s("complete")),
         ("content", Json::Arr(vec![obj(vec![("type", s("text")), ("text", s(text))])])),
-        ("isError", Json::Bool(false)),
+        ("isError", Json::Bool(is_error)),
     ]
 }
 

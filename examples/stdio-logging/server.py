@@ -61,6 +61,8 @@ def main():
 def handle(line):
     try:
         msg = json.loads(line)
+        # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
     except ValueError as why:
         log(f"not JSON ({why}); answering -32700 with id null")
         return error(None, -32700, "Parse error: the line is not valid JSON")
@@ -123,17 +125,20 @@ def call_tool(id_, params):
     if name != "count_words":
         return error(id_, -32602, f"Unknown tool: {name}")
     args = params.get("arguments", {})
-    prefix = "Invalid arguments for tool count_words"
     if not isinstance(args, dict):
-        return error(id_, -32602, f"{prefix}: arguments must be an object")
+        return error(id_, -32602, "Invalid params: params.arguments must be an object")
+    # Arguments that do not fit the inputSchema are a tool execution error: a result with
+    # isError true, which the model reads and can fix on its next call.
     if "text" not in args:
-        return error(id_, -32602, f"{prefix}: missing required property 'text'")
+        why = "missing required property 'text'"
+    elif not isinstance(args["text"], str):
+        why = "property 'text' must be a string"
+    else:
+        why = next((f"unexpected property '{key}'" for key in args if key != "text"), None)
+    if why:
+        text = f"Invalid arguments for tool count_words: {why}. It takes one argument, text, a string."
+        return result(id_, tool_result(text, True))
     text = args["text"]
-    if not isinstance(text, str):
-        return error(id_, -32602, f"{prefix}: property 'text' must be a string")
-    for key in args:
-        if key != "text":
-            return error(id_, -32602, f"{prefix}: unexpected property '{key}'")
     newlines = text.count("\n")
     lines = newlines if text == "" or text.endswith("\n") else newlines + 1
     words = len(text.split())
@@ -141,11 +146,11 @@ def call_tool(id_, params):
     # The reply text holds newlines; json.dumps escapes them as \n, so the
     # message still fits on one line of stdout.
     report = f"lines: {lines}\nwords: {words}\ncharacters: {chars}"
-    return result(id_, tool_result(report))
+    return result(id_, tool_result(report, False))
 
 
-def tool_result(text):
-    return {"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": False}
+def tool_result(text, is_error):
+    return {"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": is_error}
 
 
 def discover():

@@ -103,7 +103,15 @@ def meta_beside_params(root: Path, name: str) -> int:
 
 
 def answer_notifications(root: Path, name: str) -> None:
-    """The server writes an error reply (id null) to every notification instead of staying silent."""
+    """The server writes an error reply (id null) to every notification instead of staying silent; the transcript
+    gains one notification after its first line, a cancel naming no request of it (one naming an answered request
+    would be a transcript-cancels-answered finding), so there is a notification to answer."""
+    transcript = root / "examples" / name / "transcript.jsonl"
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": "never-sent", "reason": "gets no reply"}}
+    lines.insert(1, json.dumps(cancel, separators=(",", ":")))
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
     server = root / "examples" / name / "server.py"
     text = server.read_text(encoding="utf-8")
     marker = 'if "id" not in message:'

@@ -46,9 +46,10 @@ def req(id, method: str = "tools/list", **params) -> str:
 
 
 def note(method: str = "notifications/cancelled", **params) -> str:
-    """A notification; with no params, a valid cancellation of request 1 (the schema requires requestId)."""
+    """A notification; with no params, a cancellation the schema accepts (it requires requestId). Its id is one no
+    transcript here sends, so it is never a cancel of a request already answered (transcript-cancels-answered)."""
     if not params and method == "notifications/cancelled":
-        params = {"requestId": 1}
+        params = {"requestId": 999}
     return compact({"jsonrpc": "2.0", "method": method, "params": params})
 
 
@@ -56,7 +57,7 @@ def jsonl(*lines: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-DEFAULT_TRANSCRIPT = jsonl(req(1), note(requestId=1, reason="late"), req(2))
+DEFAULT_TRANSCRIPT = jsonl(req(1), note(requestId=999, reason="stop"), req(2))
 
 # Python servers: a prelude with two helpers, then a loop. They run under the scrubbed env with the tool's python.
 # Results are valid 2026-07-28 results (the tool validates them): tools/list by default, tools/call on request;

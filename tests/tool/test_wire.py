@@ -260,7 +260,7 @@ def lines_of(tmp_path, *texts: str):
     path = tmp_path / "t.jsonl"
     path.write_text(jsonl(*texts))
     lines, problems = transcript.read(path, TRANSCRIPT)
-    assert problems == [] or all(p.rule == "transcript-not-json" for p in problems)
+    assert all(p.rule in ("transcript-not-json", "transcript-lone-surrogate") for p in problems)
     return lines
 
 
@@ -389,3 +389,96 @@ def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_pa
     '''
     root, proc = run_server(tmp_path, body, None, example_toml(timeout=0.5))
     assert_failed(root, proc, "no reply with id 1 to transcript line 1", "answered with id(s) 'wrong-1' instead")
+
+
+# ---- transcript-cancels-answered: the runner waits for every reply, so a cancel of an earlier request is late ----
+
+
+def late_cancels(tmp_path, *texts: str) -> list[tuple[str, int]]:
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(*texts))
+    lines, _ = transcript.read(path, TRANSCRIPT)
+    return [(p.rule, p.line) for p in wire.check_late_cancels(lines, TRANSCRIPT)]
+
+
+def test_a_cancel_of_an_answered_request_is_flagged_at_the_cancel_line(tmp_path):
+    found = late_cancels(tmp_path, req(1), req(2), note(requestId=1, reason="stop"), req(3))
+    assert found == [("transcript-cancels-answered", 3)]
+
+
+def test_a_cancel_for_an_id_not_sent_before_it_is_not_this_rule(tmp_path):
+    # 7 never appears; 3 appears only after the cancel; "1" is not 1 (ids compare by type).
+    assert late_cancels(tmp_path, req(1), note(requestId=7), note(requestId=3), req(3), note(requestId="1")) == []
+
+
+def test_a_late_cancel_fails_the_example_with_the_spec_sentence_and_is_not_fed(tmp_path):
+    lines = jsonl(req(1), note(requestId=1, reason="stop"), req(2))
+    root, proc = run_server(tmp_path, "", lines)
+    assert_failed(root, proc, f"{TRANSCRIPT}:2: [transcript-cancels-answered] notifications/cancelled names "
+                              f"request 1 (line 1)", "MUST only cancel requests it believes are still in progress",
+                  "basic/patterns/cancellation")
+
+
+def test_a_declared_late_cancel_passes_and_is_reported(tmp_path):
+    lines = jsonl(req(1), note(requestId=1, reason="stop"), req(2))
+    root, proc = run_server(tmp_path, "", lines, violation("transcript-cancels-answered", 2))
+    assert proc.returncode == 0, proc.out
+    assert "expected: transcript-cancels-answered at transcript.jsonl:2" in proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2]
+
+
+# ---- transcript-lone-surrogate: "\ud800" is no character; a strict parser refuses the line, a lenient one reads on ----
+
+def escaped(id, text: str) -> str:
+    """A tools/call line whose text ends in `text`, written as JSON \\u escapes (compact() would write raw text)."""
+    return req(id, "tools/call", name="shout", arguments={"text": "half a crab: @"}).replace("@", text)
+
+
+LONE = escaped(2, "\\ud83e")
+
+STRICT_SERVER = '''
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
+    except ValueError:
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        continue
+    if "id" in msg:
+        answer(msg)
+'''
+
+LENIENT_SERVER = '''
+import re
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        text = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result_for(msg)}, ensure_ascii=False)
+        sys.stdout.write(re.sub("[\\ud800-\\udfff]", "\\ufffd", text) + "\\n")
+        sys.stdout.flush()
+'''
+
+
+def test_a_request_with_a_lone_surrogate_is_flagged_at_its_line(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(req(1), LONE, escaped(3, "\\ud83e\\udd80")))
+    _, problems = transcript.read(path, TRANSCRIPT)
+    assert [(p.rule, p.line) for p in problems] == [("transcript-lone-surrogate", 2)]  # a whole pair is fine
+    assert "RFC 8259 section 8.2" in problems[0].message
+
+
+@pytest.mark.parametrize("body, reply_id", [(STRICT_SERVER, None), (LENIENT_SERVER, 2)], ids=["strict", "lenient"])
+def test_a_declared_lone_surrogate_accepts_a_null_id_or_its_own_id(tmp_path, body, reply_id):
+    root, proc = run_server(tmp_path, body, jsonl(req(1), LONE, req(3)), violation("transcript-lone-surrogate", 2))
+    assert proc.returncode == 0, proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, reply_id, 3]
+
+
+def test_check_stdout_a_lone_surrogate_request_is_owed_exactly_one_reply(tmp_path):
+    lines = lines_of(tmp_path, req(1), LONE)
+    null = reply(None, error={"code": -32700, "message": "Parse error"})
+    assert check(reply(1) + null, lines) == []
+    assert check(reply(1) + reply(2), lines) == []
+    assert check(reply(1), lines) == [("stdout-missing-reply", TRANSCRIPT, 2)]
+    assert check(reply(1) + null + reply(2), lines) == [("stdout-duplicate-reply", KEY, 3)]
+    assert check(reply(1) + null + null, lines) == [("stdout-reply-without-request", KEY, 3)]

@@ -164,9 +164,9 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
                 f"written within {timeout:g} s")
         if not line.expects_reply:
             continue
-        want = _id_key(line.reply_id)
+        want = {_id_key(line.reply_id)} | ({None} if line.null_reply_allowed else set())
         deadline = time.monotonic() + timeout
-        while want not in pipes.replies[answered:]:
+        while want.isdisjoint(pipes.replies[answered:]):
             if pipes.flooded:
                 return _flood_message(pipes)
             if pipes.stdout_eof:

@@ -28,6 +28,8 @@ RULES = {
     "transcript-meta-key-missing": "transcript",
     "transcript-params-missing": "transcript",
     "transcript-schema": "transcript",
+    "transcript-cancels-answered": "transcript",
+    "transcript-lone-surrogate": "transcript",
 }
 
 

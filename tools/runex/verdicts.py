@@ -45,7 +45,9 @@ class CachedValidator:
         self._dirty = False
 
     def _ask(self, kind: str, method: str | None, body: object, question: Callable[[MessageValidator], list[str]]):
-        key = hashlib.sha256(json.dumps([kind, method, body], sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        # surrogatepass: a lone surrogate ("\ud800") in a message must not crash the hash of it.
+        text = json.dumps([kind, method, body], sort_keys=True, ensure_ascii=False)
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         with self._lock:
             known = self._verdicts.get(key)
             if isinstance(known, list):

@@ -56,6 +56,7 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     rel_key = outcome.rel(example.answer_key)
     lines, found = transcript.read(example.transcript, rel_transcript)
     found += wire.check_transcript_schema(lines, rel_transcript, validator)
+    found += wire.check_late_cancels(lines, rel_transcript)
     verdict = problems.match(found, example.config.expected_violations)
     if verdict.unexpected:
         for problem in verdict.unexpected:

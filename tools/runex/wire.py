@@ -43,6 +43,35 @@ def check_transcript_schema(lines: list[TranscriptLine], rel: str, validator: Me
     return problems
 
 
+CANCELLED = "notifications/cancelled"
+
+
+def check_late_cancels(lines: list[TranscriptLine], rel: str) -> list[Problem]:
+    """`transcript-cancels-answered`: a cancel for a request written above it.
+
+    The runner waits for each request's reply before it writes the next line, so such a cancel always arrives after
+    the reply: the transcript's client cancels a request it knows is finished.
+    """
+    asked: dict[tuple[str, object], int] = {}
+    problems = []
+    for line in lines:
+        if line.kind == "request" or (line.kind == "invalid" and line.reply_id is not None):
+            asked.setdefault((type(line.reply_id).__name__, line.reply_id), line.number)
+        elif line.kind == "notification" and line.method == CANCELLED:
+            params = line.message.get("params")
+            target = params.get("requestId") if isinstance(params, dict) else None
+            earlier = asked.get((type(target).__name__, target)) if valid_id(target) else None
+            if earlier is not None:
+                problems.append(Problem(
+                    "transcript-cancels-answered", rel, line.number,
+                    f"{CANCELLED} names request {json.dumps(target)} (line {earlier}), which is already answered "
+                    f"when this line is written: the runner waits for each reply before the next line. A client "
+                    f"MUST only cancel requests it believes are still in progress (MCP 2026-07-28, "
+                    f"basic/patterns/cancellation, Behavior Requirements). Remove the line, or declare it in "
+                    f"example.toml if a late cancel is what the example shows"))
+    return problems
+
+
 def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, rel_transcript: str,
                  validator: MessageValidator | None = None) -> list[Problem]:
     problems: list[Problem] = []
@@ -52,6 +81,8 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
                 if l.kind == "request" or (l.kind == "invalid" and l.reply_id is not None)}
     # Lines whose id cannot be read (a deliberately malformed line) are owed one reply with a null id each.
     null_owed = [l for l in lines if l.kind == "invalid" and l.reply_id is None]
+    # A request with a lone surrogate may get its one reply with a null id instead (see TranscriptLine).
+    null_allowed = [(type(l.reply_id).__name__, l.reply_id) for l in lines if l.null_reply_allowed]
     answered: dict[object, int] = {}
 
     chunks = stdout.split(b"\n")
@@ -106,6 +137,8 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
         if reply_id is None:
             if null_owed:
                 null_owed.pop(0)
+            elif (owed := next((k for k in null_allowed if k not in answered), None)) is not None:
+                answered[owed] = number
             else:
                 problem("stdout-reply-without-request",
                         "a response with a null id answers no line of the transcript; notifications get no reply")
