@@ -26,7 +26,7 @@ from .model import ExpectedViolation
 from .problems import RULES
 from .transcript import valid_id
 
-LONG = 16  # pretty lines per side above which an exchange is cut to its first lines with "show all"
+LONG = 14  # pretty lines per side above which an exchange is cut to its first 12 (extra.css) with "show all"
 
 
 # ---------------------------------------------------------------- pretty-printing, numbers kept as written
@@ -86,6 +86,7 @@ def pretty(text: str) -> str | None:
 @dataclass
 class Line:
     file: str  # "transcript" or "answer key"
+    rel: str  # the file's path from the repository root, for the raw line's data-file
     number: int
     raw: str  # the exact line, decoded (invalid UTF-8 shows as U+FFFD; the caption says the file is the truth)
     message: object  # parsed JSON, or None
@@ -230,7 +231,9 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     for declared in line.notes:
         out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
                 f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
-    out += ['<details class="raw-line" markdown>\n',
+    # data-file and data-line say which exact line the raw block holds (the browser tests compare it byte for byte).
+    out += [f'<details class="raw-line" data-file="{html.escape(line.rel, quote=True)}" data-line="{line.number}" '
+            f'markdown>\n',
             f"<summary>Raw line ({html.escape(line.file)} line {line.number})</summary>\n", "\n"]
     out += _fence(line.raw, raw_lang)
     out += ["\n", "</details>\n", "\n", "</div>\n", "\n"]
@@ -304,12 +307,15 @@ def _row(row: Row) -> list[str]:
     return out
 
 
-def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...]) -> list[Row]:
+def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
+                 transcript_rel: str = "transcript.jsonl", answer_key_rel: str = "answer_key.jsonl") -> list[Row]:
     """Both files read, classified, annotated with their declared violations, and paired into rows."""
-    lines_in = [Line("transcript", n, raw, _load(raw), "") for n, raw in enumerate(_split(transcript), start=1)]
+    lines_in = [Line("transcript", transcript_rel, n, raw, _load(raw), "")
+                for n, raw in enumerate(_split(transcript), start=1)]
     for line in lines_in:
         line.kind = _transcript_kind(line.message)
-    lines_out = [Line("answer key", n, raw, _load(raw), "") for n, raw in enumerate(_split(answer_key), start=1)]
+    lines_out = [Line("answer key", answer_key_rel, n, raw, _load(raw), "")
+                 for n, raw in enumerate(_split(answer_key), start=1)]
     for line in lines_out:
         line.kind = _stdout_kind(line.message)
     for declared in violations:
@@ -323,7 +329,7 @@ def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViola
            transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
     body = ['<div class="conversation" markdown>\n', "\n"]
-    for row in conversation(transcript, answer_key, violations):
+    for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
         body += _row(row)
     body += ["</div>\n", "\n",
              f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
