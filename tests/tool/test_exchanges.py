@@ -53,8 +53,8 @@ def test_replies_pair_with_requests_by_id_and_type():
     rows = rows_of(transcript, answers)
     assert shape(rows) == [("exchange", 1, 2), ("exchange", 2, 1)]
     text = rendered(transcript, answers)
-    assert '<div class="exchange" data-id="1" markdown>' in text
-    assert '<div class="exchange" data-id="&quot;1&quot;" markdown>' in text
+    assert re.search(r'<div class="exchange( long)?" data-id="1" markdown>', text)
+    assert re.search(r'<div class="exchange( long)?" data-id="&quot;1&quot;" markdown>', text)
 
 
 def test_out_of_order_replies_stay_in_transcript_order():
@@ -87,7 +87,7 @@ def test_a_reply_without_a_request_and_a_request_without_a_reply_get_labelled_ro
     assert shape(rows) == [("exchange", 1, 1), ("unanswered", 2, None), ("orphan", None, 2), ("orphan", None, 3)]
     text = rendered(jsonl(req(1), req(2)), jsonl(reply(1), reply(7)))
     assert "Request with no reply" in text and "No reply on stdout." in text
-    assert '<div class="exchange orphan" data-id="7" markdown>' in text
+    assert re.search(r'<div class="exchange orphan( long)?" data-id="7" markdown>', text)
     assert "A reply no request asked for" in text
 
 
@@ -273,3 +273,40 @@ def test_whole_files_get_line_numbers_and_regions_their_line_range(tmp_path):
     last = source.count("\n") - 1
     assert '```python title="examples/ex/server.py" linenums="1"' in text
     assert f'```python title="examples/ex/server.py, lines 2\u2013{last} (region loop)"\n' in text
+
+
+# ---------------------------------------------------------------- the stderr lane (example.toml: stderr_lane)
+
+LOGGING = server('''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        print(f"log: read {msg.get('method')}", file=sys.stderr, flush=True)
+        if "id" in msg:
+            answer(msg)
+    print("log: stdin closed", file=sys.stderr, flush=True)
+    ''')
+
+
+def test_a_stderr_lane_is_written_shown_and_checked_like_the_answer_key(tmp_path):
+    root = conversation_repo(tmp_path, toml='stderr_lane = "python"\n')
+    (root / "examples/ex/server.py").write_text(LOGGING)
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    lane = root / "examples/ex/stderr.txt"
+    assert lane.read_text() == "log: read tools/list\nlog: read notifications/cancelled\nlog: read tools/list\n" \
+                               "log: stdin closed\n"
+    text = (root / "docs/p.md").read_text()
+    assert '<div class="stderr-lane" markdown>' in text and "log: stdin closed" in text
+    assert invoke(root, "--check").returncode == 0
+    lane.write_text(lane.read_text().replace("closed", "shut"))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    assert "examples/ex/stderr.txt (checked in)" in proc.out and "+log: stdin closed" in proc.out
+    assert invoke(root).returncode == 0 and "log: stdin closed" in lane.read_text()
+
+
+def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
+    root = conversation_repo(tmp_path, toml='stderr_lane = "rust"\n')
+    proc = invoke(root, "--check")
+    assert proc.returncode == 3, proc.out
+    assert "examples/ex/example.toml: stderr_lane = 'rust', but the example runs no such implementation" in proc.out

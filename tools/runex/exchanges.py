@@ -325,12 +325,32 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
     return pair(lines_in, lines_out)
 
 
+@dataclass(frozen=True)
+class StderrLane:
+    implementation: str  # whose stderr (example.toml's stderr_lane)
+    rel: str  # examples/NAME/stderr.txt
+    data: bytes
+
+
+def _stderr_lane(lane: StderrLane) -> list[str]:
+    """The server's stderr as its own lane under the exchanges: the log a reader sees in a terminal, never the wire."""
+    text = lane.data.decode("utf-8", errors="replace").removesuffix("\n")
+    out = ['<div class="stderr-lane" markdown>\n', "\n",
+           f'<p class="exchange-heading">stderr of the {html.escape(lane.implementation)} implementation '
+           f'<span class="exchange-where">{html.escape(lane.rel)}</span>: its log, beside the wire and never on '
+           f'it</p>\n', "\n"]
+    out += _fence(text if text else "(nothing on stderr)", ".text")
+    return out + ["\n", "</div>\n", "\n"]
+
+
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-           transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
+           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None) -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
     body = ['<div class="conversation" markdown>\n', "\n"]
     for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
         body += _row(row)
+    if stderr is not None:
+        body += _stderr_lane(stderr)
     body += ["</div>\n", "\n",
              f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
              f"(what the server answers), laid out by `tools/run_examples.py`; the raw lines are the files' "
