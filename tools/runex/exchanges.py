@@ -286,6 +286,11 @@ def _pretty_lines(line: Line | None) -> int:
     return 1 if shown is None else shown.count("\n") + 1
 
 
+# The label above each message, by the kind of line it is (transcript kinds, then stdout kinds).
+_SIDE_TITLES = {"request": "Request", "notification": "Notification", "response": "Response",
+                "invalid": "Client line", "reply": "Reply", "text": "Stdout line"}
+
+
 def _row(row: Row) -> list[str]:
     classes = "exchange" if row.kind == "exchange" else f"exchange {row.kind}"
     long = max(_pretty_lines(row.request), _pretty_lines(row.reply)) > LONG
@@ -294,10 +299,9 @@ def _row(row: Row) -> list[str]:
     out = [f'<div class="{classes}"{_data_id(row)} markdown>\n', "\n",
            f'<p class="exchange-heading">{_heading(row)}</p>\n', "\n"]
     if row.request is not None:
-        out += _side(row.request, "request", "Request" if row.request.kind == "request" else "Client")
+        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind])
     if row.reply is not None:
-        title = {"exchange": "Reply", "orphan": "Reply"}.get(row.kind, "Server")
-        out += _side(row.reply, "reply", title)
+        out += _side(row.reply, "reply", _SIDE_TITLES[row.reply.kind])
     elif row.kind == "unanswered":
         out += ['<p class="exchange-note exchange-missing">No reply on stdout.</p>\n', "\n"]
     if long:
