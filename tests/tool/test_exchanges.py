@@ -79,6 +79,7 @@ def test_error_replies_pair_like_results_and_unreadable_lines_take_null_id_error
     assert shape(rows) == [("exchange", 1, 1), ("exchange", 2, 2), ("exchange", 3, 3), ("exchange", 4, 4)]
     text = rendered(transcript, answers)
     assert text.count('data-id="null"') == 2
+    assert "Request and reply · id null · error -32700" in text
     assert "Not JSON." in text
 
 

@@ -274,6 +274,9 @@ def _heading(row: Row) -> str:
     ident = _id_text(row)
     if ident:
         parts.append(html.escape(ident))
+    error = row.reply.message.get("error") if row.reply is not None and isinstance(row.reply.message, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("code"), int):
+        parts.append(f"error {error['code']}")
     if row.after_reply is not None:
         parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
     return " · ".join(parts)
