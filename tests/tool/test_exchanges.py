@@ -53,8 +53,8 @@ def test_replies_pair_with_requests_by_id_and_type():
     rows = rows_of(transcript, answers)
     assert shape(rows) == [("exchange", 1, 2), ("exchange", 2, 1)]
     text = rendered(transcript, answers)
-    assert '<div class="exchange" data-id="1" markdown>' in text
-    assert '<div class="exchange" data-id="&quot;1&quot;" markdown>' in text
+    assert re.search(r'<div class="exchange( long)?" data-id="1" markdown>', text)
+    assert re.search(r'<div class="exchange( long)?" data-id="&quot;1&quot;" markdown>', text)
 
 
 def test_out_of_order_replies_stay_in_transcript_order():
@@ -79,6 +79,7 @@ def test_error_replies_pair_like_results_and_unreadable_lines_take_null_id_error
     assert shape(rows) == [("exchange", 1, 1), ("exchange", 2, 2), ("exchange", 3, 3), ("exchange", 4, 4)]
     text = rendered(transcript, answers)
     assert text.count('data-id="null"') == 2
+    assert "Request and reply · id null · error -32700" in text
     assert "Not JSON." in text
 
 
@@ -87,7 +88,7 @@ def test_a_reply_without_a_request_and_a_request_without_a_reply_get_labelled_ro
     assert shape(rows) == [("exchange", 1, 1), ("unanswered", 2, None), ("orphan", None, 2), ("orphan", None, 3)]
     text = rendered(jsonl(req(1), req(2)), jsonl(reply(1), reply(7)))
     assert "Request with no reply" in text and "No reply on stdout." in text
-    assert '<div class="exchange orphan" data-id="7" markdown>' in text
+    assert re.search(r'<div class="exchange orphan( long)?" data-id="7" markdown>', text)
     assert "A reply no request asked for" in text
 
 
@@ -167,11 +168,11 @@ def test_the_rendered_html_has_the_classes_tests_and_styles_rely_on():
     out = to_html(rendered(transcript, answers))
     assert re.search(r'<div class="exchange long" data-id="1">', out)
     assert '<div class="exchange notification">' in out
-    assert out.count('<details class="raw-line">') == 3  # request, notification, reply
+    assert len(re.findall(r'<details class="raw-line" data-file="examples/ex/[a-z_]+.jsonl" data-line="[12]">', out)) == 3  # request, notification, reply
     assert '<details class="show-all">' in out
     # the pretty form is not copied (.no-copy); the raw line keeps the copy button and holds the wire line
     assert out.count('class="no-copy highlight"') == 3
-    raw_blocks = re.findall(r'<details class="raw-line">.*?<code>(.*?)</code>', out, re.S)
+    raw_blocks = re.findall(r'<details class="raw-line"[^>]*>.*?<code>(.*?)</code>', out, re.S)
     shown = [html.unescape(re.sub(r"<[^>]+>", "", b)).strip() for b in raw_blocks]
     assert shown == [req(1), answers.strip(), note(requestId=1, reason="late")]
 
@@ -273,3 +274,40 @@ def test_whole_files_get_line_numbers_and_regions_their_line_range(tmp_path):
     last = source.count("\n") - 1
     assert '```python title="examples/ex/server.py" linenums="1"' in text
     assert f'```python title="examples/ex/server.py, lines 2\u2013{last} (region loop)"\n' in text
+
+
+# ---------------------------------------------------------------- the stderr lane (example.toml: stderr_lane)
+
+LOGGING = server('''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        print(f"log: read {msg.get('method')}", file=sys.stderr, flush=True)
+        if "id" in msg:
+            answer(msg)
+    print("log: stdin closed", file=sys.stderr, flush=True)
+    ''')
+
+
+def test_a_stderr_lane_is_written_shown_and_checked_like_the_answer_key(tmp_path):
+    root = conversation_repo(tmp_path, toml='stderr_lane = "python"\n')
+    (root / "examples/ex/server.py").write_text(LOGGING)
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    lane = root / "examples/ex/stderr.txt"
+    assert lane.read_text() == "log: read tools/list\nlog: read notifications/cancelled\nlog: read tools/list\n" \
+                               "log: stdin closed\n"
+    text = (root / "docs/p.md").read_text()
+    assert '<div class="stderr-lane" markdown>' in text and "log: stdin closed" in text
+    assert invoke(root, "--check").returncode == 0
+    lane.write_text(lane.read_text().replace("closed", "shut"))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    assert "examples/ex/stderr.txt (checked in)" in proc.out and "+log: stdin closed" in proc.out
+    assert invoke(root).returncode == 0 and "log: stdin closed" in lane.read_text()
+
+
+def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
+    root = conversation_repo(tmp_path, toml='stderr_lane = "rust"\n')
+    proc = invoke(root, "--check")
+    assert proc.returncode == 3, proc.out
+    assert "examples/ex/example.toml: stderr_lane = 'rust', but the example runs no such implementation" in proc.out

@@ -199,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
 
     validator.save()
     overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
+    overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes if o.stderr_lane is not None})
     page_results, page_errors = [], []
     for path in pages.page_files(root):
         try:
@@ -230,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
         for outcome in outcomes:
             if outcome.status == "written" and outcome.stdout is not None:
                 write_atomic(outcome.example.answer_key, outcome.stdout)
+                if outcome.stderr_lane is not None:
+                    write_atomic(outcome.example.stderr_file, outcome.stderr_lane)
         for result in drifted_pages:
             write_atomic(result.path, result.new.encode("utf-8"))
             reporter.line(f"{reporter.paint('pasted  ', 'green')} {result.rel}")

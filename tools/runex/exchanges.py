@@ -26,7 +26,7 @@ from .model import ExpectedViolation
 from .problems import RULES
 from .transcript import valid_id
 
-LONG = 16  # pretty lines per side above which an exchange is cut to its first lines with "show all"
+LONG = 14  # pretty lines per side above which an exchange is cut to its first 12 (extra.css) with "show all"
 
 
 # ---------------------------------------------------------------- pretty-printing, numbers kept as written
@@ -86,6 +86,7 @@ def pretty(text: str) -> str | None:
 @dataclass
 class Line:
     file: str  # "transcript" or "answer key"
+    rel: str  # the file's path from the repository root, for the raw line's data-file
     number: int
     raw: str  # the exact line, decoded (invalid UTF-8 shows as U+FFFD; the caption says the file is the truth)
     message: object  # parsed JSON, or None
@@ -230,7 +231,9 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     for declared in line.notes:
         out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
                 f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
-    out += ['<details class="raw-line" markdown>\n',
+    # data-file and data-line say which exact line the raw block holds (the browser tests compare it byte for byte).
+    out += [f'<details class="raw-line" data-file="{html.escape(line.rel, quote=True)}" data-line="{line.number}" '
+            f'markdown>\n',
             f"<summary>Raw line ({html.escape(line.file)} line {line.number})</summary>\n", "\n"]
     out += _fence(line.raw, raw_lang)
     out += ["\n", "</details>\n", "\n", "</div>\n", "\n"]
@@ -271,6 +274,9 @@ def _heading(row: Row) -> str:
     ident = _id_text(row)
     if ident:
         parts.append(html.escape(ident))
+    error = row.reply.message.get("error") if row.reply is not None and isinstance(row.reply.message, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("code"), int):
+        parts.append(f"error {error['code']}")
     if row.after_reply is not None:
         parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
     return " · ".join(parts)
@@ -283,6 +289,11 @@ def _pretty_lines(line: Line | None) -> int:
     return 1 if shown is None else shown.count("\n") + 1
 
 
+# The label above each message, by the kind of line it is (transcript kinds, then stdout kinds).
+_SIDE_TITLES = {"request": "Request", "notification": "Notification", "response": "Response",
+                "invalid": "Client line", "reply": "Reply", "text": "Stdout line"}
+
+
 def _row(row: Row) -> list[str]:
     classes = "exchange" if row.kind == "exchange" else f"exchange {row.kind}"
     long = max(_pretty_lines(row.request), _pretty_lines(row.reply)) > LONG
@@ -291,10 +302,9 @@ def _row(row: Row) -> list[str]:
     out = [f'<div class="{classes}"{_data_id(row)} markdown>\n', "\n",
            f'<p class="exchange-heading">{_heading(row)}</p>\n', "\n"]
     if row.request is not None:
-        out += _side(row.request, "request", "Request" if row.request.kind == "request" else "Client")
+        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind])
     if row.reply is not None:
-        title = {"exchange": "Reply", "orphan": "Reply"}.get(row.kind, "Server")
-        out += _side(row.reply, "reply", title)
+        out += _side(row.reply, "reply", _SIDE_TITLES[row.reply.kind])
     elif row.kind == "unanswered":
         out += ['<p class="exchange-note exchange-missing">No reply on stdout.</p>\n', "\n"]
     if long:
@@ -304,12 +314,15 @@ def _row(row: Row) -> list[str]:
     return out
 
 
-def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...]) -> list[Row]:
+def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
+                 transcript_rel: str = "transcript.jsonl", answer_key_rel: str = "answer_key.jsonl") -> list[Row]:
     """Both files read, classified, annotated with their declared violations, and paired into rows."""
-    lines_in = [Line("transcript", n, raw, _load(raw), "") for n, raw in enumerate(_split(transcript), start=1)]
+    lines_in = [Line("transcript", transcript_rel, n, raw, _load(raw), "")
+                for n, raw in enumerate(_split(transcript), start=1)]
     for line in lines_in:
         line.kind = _transcript_kind(line.message)
-    lines_out = [Line("answer key", n, raw, _load(raw), "") for n, raw in enumerate(_split(answer_key), start=1)]
+    lines_out = [Line("answer key", answer_key_rel, n, raw, _load(raw), "")
+                 for n, raw in enumerate(_split(answer_key), start=1)]
     for line in lines_out:
         line.kind = _stdout_kind(line.message)
     for declared in violations:
@@ -319,12 +332,32 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
     return pair(lines_in, lines_out)
 
 
+@dataclass(frozen=True)
+class StderrLane:
+    implementation: str  # whose stderr (example.toml's stderr_lane)
+    rel: str  # examples/NAME/stderr.txt
+    data: bytes
+
+
+def _stderr_lane(lane: StderrLane) -> list[str]:
+    """The server's stderr as its own lane under the exchanges: the log a reader sees in a terminal, never the wire."""
+    text = lane.data.decode("utf-8", errors="replace").removesuffix("\n")
+    out = ['<div class="stderr-lane" markdown>\n', "\n",
+           f'<p class="exchange-heading">stderr of the {html.escape(lane.implementation)} implementation '
+           f'<span class="exchange-where">{html.escape(lane.rel)}</span>: its log, beside the wire and never on '
+           f'it</p>\n', "\n"]
+    out += _fence(text if text else "(nothing on stderr)", ".text")
+    return out + ["\n", "</div>\n", "\n"]
+
+
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-           transcript_rel: str, answer_key_rel: str, indent: str = "") -> list[str]:
+           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None) -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
     body = ['<div class="conversation" markdown>\n', "\n"]
-    for row in conversation(transcript, answer_key, violations):
+    for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
         body += _row(row)
+    if stderr is not None:
+        body += _stderr_lane(stderr)
     body += ["</div>\n", "\n",
              f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
              f"(what the server answers), laid out by `tools/run_examples.py`; the raw lines are the files' "

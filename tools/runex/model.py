@@ -12,6 +12,7 @@ from .errors import ConfigError
 TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
 CONFIG = "example.toml"
+STDERR_LANE = "stderr.txt"  # with stderr_lane = IMPL: that implementation's stderr, written and checked like the key
 
 # Which file makes which implementation; the order is also the default for `serve`.
 IMPLEMENTATION_FILES = {"rust": "main.rs", "cargo": "Cargo.toml", "python": "server.py"}
@@ -38,6 +39,7 @@ class Config:
     transcript_from: str | None = None
     implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
+    stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ class Example:
     def answer_key(self) -> Path:
         return self.dir / ANSWER_KEY
 
+    @property
+    def stderr_file(self) -> Path:
+        return self.dir / STDERR_LANE
+
     def implementation(self, name: str | None) -> Implementation:
         if name is None:
             return self.implementations[0]
@@ -70,7 +76,7 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "implementations", "expected_violation"}
+                "implementations", "expected_violation", "stderr_lane"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 
 
@@ -107,7 +113,16 @@ def load_config(path: Path, rel: str) -> Config:
         transcript_from=data.get("transcript_from"),
         implementations=_names(data, rel),
         expected_violations=tuple(violations),
+        stderr_lane=_lane(data, rel),
     )
+
+
+def _lane(data: dict, rel: str) -> str | None:
+    lane = data.get("stderr_lane")
+    if lane is not None and lane not in IMPLEMENTATION_FILES:
+        raise ConfigError(f"stderr_lane names the implementation whose stderr is shown, one of "
+                          f"{', '.join(IMPLEMENTATION_FILES)}; got {lane!r}", file=rel)
+    return lane
 
 
 def _names(data: dict, rel: str) -> tuple[str, ...] | None:
@@ -175,6 +190,9 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path]) 
             raise ConfigError(f"implementations names {', '.join(missing)}, which {impl_dir.name} does not have",
                               file=f"{rel}/{CONFIG}")
         impls = [i for i in impls if i.name in config.implementations]
+    if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
+        raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
+                          f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)

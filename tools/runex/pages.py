@@ -151,8 +151,19 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
             raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
                             f"tool without --check to write it", file=page, line=block.line)
         key_bytes = answer_key.read_bytes()
+    lane = None
+    if config.stderr_lane is not None:  # the stderr lane: the file about to be written, else the checked-in one
+        stderr_file = folder / model.STDERR_LANE
+        data = overrides.get(stderr_file.resolve())
+        if data is None and stderr_file.is_file():
+            data = stderr_file.read_bytes()
+        if data is None:
+            raise PageError(f"marker names the conversation of {name}, whose stderr_lane has no {model.STDERR_LANE} "
+                            f"yet; run the tool without --check to write it", file=page, line=block.line)
+        lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
     return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
-                            str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent)
+                            str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
+                            stderr=lane)
 
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:

@@ -23,6 +23,7 @@ class Outcome:
     locations: list[tuple[str, int | None, str]] = field(default_factory=list)  # (file, line, text) annotations
     expected: list[Problem] = field(default_factory=list)
     stderr: dict[str, bytes] = field(default_factory=dict)
+    stderr_lane: bytes | None = None  # what stderr.txt should hold (example.toml's stderr_lane), else None
     compiled: list[str] = field(default_factory=list)
     seconds: float = 0.0
     diff: str = ""
@@ -122,19 +123,43 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
         return
 
     outcome.stdout = stdout
+    if example.config.stderr_lane is not None and not _stderr_lane(example, outcome, check):
+        return
     current = example.answer_key.read_bytes() if example.answer_key.exists() else None
     if current == stdout:
         return
     if check:
         outcome.status = "drifted"
         if current is None:
-            outcome.diff = f"{rel_key} is missing\n"
+            outcome.diff = f"{rel_key} is missing\n" + outcome.diff
             outcome.locations.append((rel_key, None, "answer key missing"))
         else:
-            outcome.diff = diff_bytes(current, stdout, f"{rel_key} (checked in)", f"{rel_key} (server output)")
+            outcome.diff = diff_bytes(current, stdout, f"{rel_key} (checked in)", f"{rel_key} (server output)") \
+                + outcome.diff  # a stderr lane's diff, if any, follows
             outcome.locations.append((rel_key, first_difference(current, stdout), "answer key drifted"))
     else:
         outcome.status = "written"
+
+
+def _stderr_lane(example: Example, outcome: Outcome, check: bool) -> bool:
+    """Record the lane's stderr like the answer key: False when the example failed over it."""
+    lane = outcome.stderr[example.config.stderr_lane]
+    rel = outcome.rel(example.stderr_file)
+    if len(lane) >= conversation.STDERR_TAIL_BYTES:
+        outcome.fail(f"{rel}: stderr of {example.config.stderr_lane} is {conversation.STDERR_TAIL_BYTES} bytes or "
+                     f"more, more than a page should show; log less, or remove stderr_lane", rel)
+        return False
+    outcome.stderr_lane = lane
+    current = example.stderr_file.read_bytes() if example.stderr_file.exists() else None
+    if current != lane:
+        if check:
+            outcome.status = "drifted"
+            outcome.diff += (f"{rel} is missing\n" if current is None
+                             else diff_bytes(current, lane, f"{rel} (checked in)", f"{rel} (server stderr)"))
+            outcome.locations.append((rel, None, "stderr lane drifted"))
+        else:
+            outcome.status = "written"
+    return True
 
 
 def diff_bytes(a: bytes, b: bytes, label_a: str, label_b: str, limit: int = 200) -> str:
