@@ -92,6 +92,33 @@ def test_a_reply_without_a_request_and_a_request_without_a_reply_get_labelled_ro
     assert "A reply no request asked for" in text
 
 
+def test_a_declared_lone_surrogate_request_pairs_with_a_null_id_reply_or_its_own():
+    odd = ('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{},"name":"echo",'
+           '"arguments":{"text":"\\ud83e"}}}')  # the escape as written on the wire
+    transcript = jsonl(req(1), odd)
+    declared = [ExpectedViolation("transcript-lone-surrogate", 2, "half a pair on purpose")]
+    strict = jsonl(reply(1), error(None, -32700, "Parse error"))
+    assert shape(rows_of(transcript, strict, declared)) == [("exchange", 1, 1), ("exchange", 2, 2)]
+    lenient = jsonl(reply(1), reply(2))
+    assert shape(rows_of(transcript, lenient, declared)) == [("exchange", 1, 1), ("exchange", 2, 2)]
+    # Undeclared, a null-id reply to a readable request is no answer to it.
+    assert shape(rows_of(transcript, strict)) == [("exchange", 1, 1), ("unanswered", 2, None), ("orphan", None, 2)]
+
+
+def test_a_repeated_meta_is_shown_once_and_elided_after_with_the_line_it_repeats():
+    other = compact({"jsonrpc": "2.0", "id": 3, "method": "tools/list",
+                     "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}}})
+    transcript = jsonl(req(1), req(2), other)
+    rows = rows_of(transcript, jsonl(reply(1), reply(2), reply(3)))
+    first, second, third = (r.request for r in rows)
+    assert first.meta_as_in is None and '"_meta": {\n' in first.shown
+    assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown
+    assert third.meta_as_in is None and "2025-11-25" in third.shown  # a different _meta is shown in full
+    text = rendered(transcript, jsonl(reply(1), reply(2), reply(3)))
+    assert "is the same as on transcript line 1" in text
+    assert text.count(req(2)) == 1  # the raw line keeps it whole
+
+
 def test_a_duplicated_request_id_takes_its_replies_in_order():
     assert shape(rows_of(jsonl(req(1), req(1)), jsonl(reply(1), reply(1)))) == [("exchange", 1, 1),
                                                                                ("exchange", 2, 2)]

@@ -54,7 +54,7 @@ def _string(value: str) -> str:
 
 def _pretty(value, indent: str = "") -> str:
     inner = indent + "  "
-    if isinstance(value, _Number):
+    if isinstance(value, (_Number, _Elided)):
         return str(value)
     if isinstance(value, str):
         return _string(value)
@@ -73,12 +73,32 @@ def _pretty(value, indent: str = "") -> str:
     return "null"
 
 
-def pretty(text: str) -> str | None:
-    """The message pretty-printed, or None when the line is not JSON."""
+class _Elided(str):
+    """A value left out of the pretty form (the raw line under it has it in full)."""
+
+
+def _params_meta(message):
+    """The parsed `params._meta` of a request read with `_parse_keep_text`, or None."""
+    if not isinstance(message, _Object):
+        return None
+    params = next((v for k, v in message if k == "params"), None)
+    if not isinstance(params, _Object):
+        return None
+    return next((v for k, v in params if k == "_meta"), None)
+
+
+def pretty(text: str, elide_meta: bool = False) -> str | None:
+    """The message pretty-printed, or None when the line is not JSON. With `elide_meta`, `params._meta` shows as
+    `{…}`: every request repeats the same eight lines of it, which would bury the lines that differ."""
     try:
-        return _pretty(_parse_keep_text(text))
+        message = _parse_keep_text(text)
     except ValueError:
         return None
+    if elide_meta:
+        params = next((v for k, v in message if k == "params"), None) if isinstance(message, _Object) else None
+        if isinstance(params, _Object):
+            params[:] = [(k, _Elided("{…}") if k == "_meta" else v) for k, v in params]
+    return _pretty(message)
 
 
 # ---------------------------------------------------------------- the lines of both files
@@ -92,6 +112,11 @@ class Line:
     message: object  # parsed JSON, or None
     kind: str  # transcript: request, notification, response, invalid; stdout: reply, notification, request, text
     notes: list[ExpectedViolation] = field(default_factory=list)
+    meta_as_in: int | None = None  # a request whose params._meta repeats an earlier line's: shown as {…}
+
+    @property
+    def shown(self) -> str | None:
+        return pretty(self.raw, elide_meta=self.meta_as_in is not None)
 
     @property
     def method(self) -> str | None:
@@ -152,6 +177,7 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
     """Rows in transcript order; each stdout-only line right after the exchange whose reply it preceded."""
     by_id: dict[object, list[Row]] = {}  # a duplicated id (declared transcript-duplicate-id) owes two replies
     null_owed: list[Row] = []
+    null_allowed: list[Row] = []  # declared lone-surrogate requests: their reply may carry a null id
     rows: list[Row] = []
     for line in transcript:
         if line.kind == "notification":
@@ -164,6 +190,8 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
             key = line.id_key
             if key is not None:
                 by_id.setdefault(key, []).append(row)
+                if any(n.rule == "transcript-lone-surrogate" for n in line.notes):
+                    null_allowed.append(row)  # a strict parser refuses the line and answers with a null id
             else:
                 null_owed.append(row)
     extra: dict[int, list[Row]] = {}  # index of a row -> stdout-only rows shown after it
@@ -175,6 +203,8 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
             key = line.id_key
             if raw_id is None and null_owed:
                 target = null_owed.pop(0)
+            elif raw_id is None:
+                target = next((r for r in null_allowed if r.reply is None), None)
             elif key is not None:
                 target = next((r for r in by_id.get(key, []) if r.reply is None), None)
         if target is None:
@@ -217,7 +247,7 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     """One message: a label, the pretty form (not copied), the exact line (copied), and its declared notes."""
     out = [f'<div class="exchange-side exchange-{role}" markdown>\n', "\n",
            _label(f"{html.escape(title)} <span class=\"exchange-where\">{html.escape(_where(line))}</span>"), "\n"]
-    shown = pretty(line.raw)
+    shown = line.shown
     raw_lang = ".json" if shown is not None else ".text"
     if shown is None:
         what = "Not JSON." if line.file == "transcript" else "Not a message: plain text on stdout."
@@ -228,6 +258,9 @@ def _side(line: Line, role: str, title: str) -> list[str]:
             out += ['<p class="exchange-note">JSON, but not a valid JSON-RPC 2.0 message.</p>\n', "\n"]
         out += _fence(shown, ".json .no-copy")
     out += ["\n"]
+    if line.meta_as_in is not None:
+        out += [f'<p class="exchange-note"><code>params._meta</code> {{…}} is the same as on transcript line '
+                f'{line.meta_as_in}; the raw line below has it in full.</p>\n', "\n"]
     for declared in line.notes:
         out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
                 f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
@@ -285,7 +318,7 @@ def _heading(row: Row) -> str:
 def _pretty_lines(line: Line | None) -> int:
     if line is None:
         return 0
-    shown = pretty(line.raw)
+    shown = line.shown
     return 1 if shown is None else shown.count("\n") + 1
 
 
@@ -325,6 +358,20 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
                  for n, raw in enumerate(_split(answer_key), start=1)]
     for line in lines_out:
         line.kind = _stdout_kind(line.message)
+    first_meta: tuple[str, int] | None = None  # the first request's params._meta (pretty) and its line
+    for line in lines_in:
+        if line.kind != "request":
+            continue
+        try:
+            meta = _params_meta(_parse_keep_text(line.raw))
+        except ValueError:
+            continue
+        if meta is None:
+            continue
+        if first_meta is None:
+            first_meta = (_pretty(meta), line.number)
+        elif _pretty(meta) == first_meta[0]:
+            line.meta_as_in = first_meta[1]
     for declared in violations:
         where = lines_in if RULES.get(declared.rule, "transcript") == "transcript" else lines_out
         if 1 <= declared.line <= len(where):
