@@ -398,9 +398,18 @@ def _stderr_lane(lane: StderrLane) -> list[str]:
 
 
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None) -> list[str]:
-    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
-    body = ['<div class="conversation" markdown>\n', "\n"]
+           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None,
+           runs_here: tuple[str, str] | None = None) -> list[str]:
+    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file).
+
+    `runs_here` is (example name, the Python twin's path) for an example the reader's browser can run (browser.py):
+    the view then carries them as data-example and data-python, and docs/javascripts/run-here.js adds its
+    "Run it here" button. Without JavaScript the attributes do nothing."""
+    attrs = ""
+    if runs_here is not None:
+        attrs = (f' data-example="{html.escape(runs_here[0], quote=True)}"'
+                 f' data-python="{html.escape(runs_here[1], quote=True)}"')
+    body = [f'<div class="conversation"{attrs} markdown>\n', "\n"]
     for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
         body += _row(row)
     if stderr is not None:

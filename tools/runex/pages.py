@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import exchanges, markers, model
+from . import browser, exchanges, markers, model
 from .errors import ConfigError, PageError
 from .model import ANSWER_KEY, TRANSCRIPT
 
@@ -161,9 +161,11 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
             raise PageError(f"marker names the conversation of {name}, whose stderr_lane has no {model.STDERR_LANE} "
                             f"yet; run the tool without --check to write it", file=page, line=block.line)
         lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
+    run = browser.browser_run(root, name, config)
+    runs_here = (name, str(run.server.relative_to(root))) if run is not None else None
     return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
                             str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
-                            stderr=lane)
+                            stderr=lane, runs_here=runs_here)
 
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:
