@@ -12,14 +12,16 @@ export NO_MKDOCS_2_WARNING := 1
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt constraints.txt
+$(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	npm ci --no-audit --no-fund   # node_modules/pyodide, for "Run it here" (package-lock.json pins it)
 	touch $(STAMP)
 
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
 serve: $(STAMP)
 	$(PYTHON) tools/run_examples.py
+	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs serve --strict
 
 regen: $(STAMP)
@@ -30,6 +32,7 @@ check: $(STAMP)
 
 # The published build: the check first, so drift can never be published.
 site: check
+	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
 test: $(STAMP)

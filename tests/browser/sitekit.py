@@ -76,7 +76,14 @@ class BuildError(Exception):
 
 
 def build_site(root: Path, site_dir: Path, timeout: float = 300) -> None:
-    """`mkdocs build --strict` of root/mkdocs.yml into site_dir, exactly as the published build runs it."""
+    """`mkdocs build --strict` of root/mkdocs.yml into site_dir, exactly as the published build runs it: first
+    tools/site_assets.py (Pyodide and the runnable examples into docs/assets/run), as `make site` does."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    assets = subprocess.run([sys.executable, str(ROOT / "tools" / "site_assets.py"), "--root", str(root)], cwd=root,
+                            env=env, capture_output=True, text=True, timeout=timeout)
+    if assets.returncode != 0:
+        raise BuildError(f"tools/site_assets.py failed for {root} (exit {assets.returncode}):\n"
+                         + (assets.stdout + assets.stderr).strip())
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(root / "mkdocs.yml"),
                "--site-dir", str(site_dir)]
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -12,8 +12,8 @@ import re
 import markdown
 import pytest
 
-from .runex_helpers import ECHO, compact, invoke, jsonl, make_repo, note, page, req, server, violation
-from runex import exchanges, markers
+from .runex_helpers import ECHO, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
+from runex import exchanges, markers, pages
 from runex.model import ExpectedViolation
 
 
@@ -224,7 +224,8 @@ def test_the_tool_pastes_a_conversation_and_check_passes(tmp_path):
     root = conversation_repo(tmp_path)
     assert invoke(root).returncode == 0
     text = (root / "docs/p.md").read_text()
-    assert '<div class="conversation" markdown>' in text
+    # ECHO is a stdlib-only Python twin, so the view carries what "Run it here" needs (runex/browser.py).
+    assert '<div class="conversation" data-example="ex" data-python="examples/ex/server.py" markdown>' in text
     key = (root / "examples/ex/answer_key.jsonl").read_text().splitlines()
     for line in key:
         assert line in text  # every raw answer-key line, exactly
@@ -338,3 +339,43 @@ def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
     proc = invoke(root, "--check")
     assert proc.returncode == 3, proc.out
     assert "examples/ex/example.toml: stderr_lane = 'rust', but the example runs no such implementation" in proc.out
+
+
+# ---------------------------------------------------------------- "Run it here": which views carry the button
+
+def _conversation_of(root, name: str) -> str:
+    block = markers.Block(line=1, indent="", target=f"{name}/conversation", begin="", body=[], end="")
+    return "".join(pages.conversation_body(root, block, "docs/page.md", {}))
+
+
+def test_the_view_carries_data_example_exactly_when_the_python_twin_runs_in_a_browser():
+    from runex import browser, model
+
+    examples, errors = model.discover(ROOT)
+    assert not errors
+    for example in examples:
+        twin = next((i.entry for i in example.implementations if i.name == "python"), None)
+        runnable = twin is not None and browser.stdlib_only(twin)
+        opening = _conversation_of(ROOT, example.name).split("\n", 2)[1]
+        if runnable:
+            rel = twin.relative_to(ROOT).as_posix()
+            assert opening == (f'<div class="conversation" data-example="{example.name}" data-python="{rel}" '
+                               f'markdown>'), example.name
+        else:
+            assert opening == '<div class="conversation" markdown>', example.name
+    runnable = {r.name for r in browser.browser_runs(ROOT)}
+    # The checked-in examples: the SDK twin imports mcp, the cargo examples and the Rust-only toy have no twin.
+    assert "python-sdk" not in runnable and "rmcp-server" not in runnable and "toy-scanner-hard" not in runnable
+    assert {"first-server", "state-handles", "println-trap"} <= runnable
+
+
+def test_a_twin_that_imports_a_package_gets_no_button(tmp_path):
+    from runex import browser
+
+    server_py = tmp_path / "server.py"
+    server_py.write_text("import json, sys\nfrom os import path\n", encoding="utf-8")
+    assert browser.stdlib_only(server_py)
+    server_py.write_text("import json\nfrom mcp.server.fastmcp import FastMCP\n", encoding="utf-8")
+    assert not browser.stdlib_only(server_py)
+    server_py.write_text("from . import helpers\n", encoding="utf-8")
+    assert not browser.stdlib_only(server_py)
