@@ -1,0 +1,193 @@
+""""Run it here" in Chromium: every stdlib-only Python twin runs in the browser (Pyodide, from the site's own copy)
+and its stdout equals the checked-in answer key byte for byte, a third runtime agreeing with CPython and the Rust
+build. A reader's own line gets the server's reply, or the tool's own wire message; nothing leaves 127.0.0.1; and a
+page whose button is never pressed loads no Pyodide and shows the same conversation as with JavaScript off.
+
+Pyodide's files come from `npm ci` (node_modules/pyodide); without them these tests skip outside CI and fail in CI.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+import pytest
+
+from .checks import new_context
+from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
+
+from runex import browser, transcript  # noqa: E402  (sitekit put tools/ on sys.path)
+
+pytestmark = pytest.mark.browser
+skip_module_without_browser()
+
+RUN_TIMEOUT_MS = 180_000  # a cold Pyodide on a loaded 2-core machine; a wait on DOM state, never a sleep
+NPM_FIX = "npm ci   (installs node_modules/pyodide, pinned in package-lock.json)"
+
+
+def _conversation_pages() -> dict[str, str]:
+    """Example name -> the first page (source path) that shows its conversation."""
+    found: dict[str, str] = {}
+    for doc in discover_docs(ROOT):
+        text = (ROOT / doc.src).read_text(encoding="utf-8")
+        for segment in markers.parse(text, doc.src):
+            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target):
+                found.setdefault(segment.path.split("/")[0], doc.src)
+    return found
+
+
+RUNS = {run.name: run for run in browser.browser_runs(ROOT)}
+SHOWN = _conversation_pages()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pyodide_installed():
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm").is_file():
+        reason = f"'Run it here' needs node_modules/pyodide, which is missing; fix: {NPM_FIX}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"required in CI: {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+class Requests:
+    """Every request the context makes, the worker's included (Chromium reports a dedicated worker's fetches)."""
+
+    def __init__(self, context):
+        self.urls: list[str] = []
+        context.on("request", lambda request: self.urls.append(request.url))
+
+    def outside(self, site) -> list[str]:
+        base = urlsplit(site.base_url)
+        return [u for u in self.urls
+                if urlsplit(u).scheme not in ("data", "blob", "about")
+                and (urlsplit(u).hostname, urlsplit(u).port) != (base.hostname, base.port)]
+
+    def pyodide(self) -> list[str]:
+        return [u for u in self.urls if "/assets/run/" in u or "run-here-worker" in u]
+
+
+def _open(open_context, site, src: str):
+    context = open_context(site)
+    requests = Requests(context)
+    page = context.new_page()
+    page.set_default_timeout(RUN_TIMEOUT_MS)
+    page.goto(site.url(site.doc(src)), wait_until="load")
+    return page, requests
+
+
+def _run(page, name: str) -> str:
+    box = page.locator(f'.run-here[data-example="{name}"]')
+    box.locator(".run-here-button").click()
+    page.wait_for_function(
+        "name => ['done', 'error'].includes(document.querySelector(`.run-here[data-example='${name}']`).dataset.state)",
+        arg=name, timeout=RUN_TIMEOUT_MS)
+    return box.get_attribute("data-state")
+
+
+def _stdout_bytes(page, name: str) -> bytes:
+    values = page.evaluate(
+        "name => Array.from(document.querySelector(`.run-here[data-example='${name}']`).runHereStdout)", name)
+    return bytes(values)
+
+
+def _send(page, name: str, line: str):
+    edit = page.locator(f'.run-here[data-example="{name}"] .run-edit')
+    edit.locator("textarea.run-line").fill(line)
+    edit.locator(".run-send").click()
+    page.wait_for_function(
+        "name => document.querySelector(`.run-here[data-example='${name}'] .run-edit`).dataset.state !== 'running'",
+        arg=name, timeout=RUN_TIMEOUT_MS)
+    assert edit.get_attribute("data-state") == "done", edit.inner_text()
+    problems = [t.strip() for t in edit.locator(".run-problem").all_inner_texts()]
+    return edit.locator(".run-reply").inner_text(), problems
+
+
+# ---------------------------------------------------------------- every twin, byte for byte
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_the_browser_run_of_every_python_twin_equals_its_answer_key(site, open_context, name):
+    if name not in SHOWN:
+        pytest.fail(f"examples/{name} has a stdlib-only Python twin but no page shows its conversation, so it has "
+                    f"no 'Run it here' button; add <!-- example-begin: {name}/conversation --> "
+                    f"<!-- example-end --> to a page and run: python tools/run_examples.py", pytrace=False)
+    page, requests = _open(open_context, site, SHOWN[name])
+    state = _run(page, name)
+    box = page.locator(f'.run-here[data-example="{name}"]')
+    assert state == "done", box.inner_text()
+    key = RUNS[name].answer_key.read_bytes()
+    assert _stdout_bytes(page, name) == key
+    verdict = box.locator(".run-verdict")
+    assert verdict.inner_text() == f"The browser's stdout equals examples/{name}/answer_key.jsonl byte for byte."
+    # The conversation filled in live: every exchange with an id got the browser's reply, equal to the pasted one.
+    view = page.locator(f'.conversation[data-example="{name}"]')
+    answered = view.locator(".exchange.exchange[data-id]:has(.exchange-reply)")
+    assert view.locator(".run-mark").count() == answered.count() > 0
+    assert view.locator('.run-mark[data-same="false"]').count() == 0
+    assert requests.outside(site) == []
+    assert any(u.endswith("/assets/run/pyodide/pyodide.asm.wasm") for u in requests.urls)  # the worker is seen
+
+
+# ---------------------------------------------------------------- the reader's own line
+
+def test_an_edited_request_gets_the_servers_reply_and_a_bad_line_the_tools_own_words(site, open_context):
+    name = "first-server"
+    page, requests = _open(open_context, site, SHOWN[name])
+    assert _run(page, name) == "done"
+    prefilled = page.locator(f'.run-here[data-example="{name}"] textarea.run-line').input_value()
+    assert '"method":"tools/call"' in prefilled
+
+    # An edited tools/call: other arguments, a fresh id; the reply is the server's own arithmetic.
+    meta = ('"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+            '"io.modelcontextprotocol/clientCapabilities":{}}')
+    edited = ('{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{' + meta +
+              ',"name":"add","arguments":{"a":40,"b":2}}}')
+    reply, problems = _send(page, name, edited)
+    assert '"id":40' in reply and "40 + 2 = 42" in reply
+    assert problems == []
+
+    # Not JSON: the server answers -32700 with a null id, and the wire check speaks in the tool's words.
+    rel = f"examples/{name}/transcript.jsonl"
+    number = len(RUNS[name].transcript.read_bytes().splitlines()) + 1
+    bad = '{"jsonrpc":"2.0","id":41,"method":"tools/list"'
+    _, expected = transcript.classify(number, bad.encode(), rel)
+    reply, problems = _send(page, name, bad)
+    assert '"id":null' in reply and "-32700" in reply
+    assert problems == [str(p) for p in expected] and "[transcript-not-json]" in problems[0]
+
+    # No params._meta: the tool's transcript-meta-missing message, beside the server's own -32602.
+    no_meta = '{"jsonrpc":"2.0","id":42,"method":"tools/list","params":{}}'
+    _, expected = transcript.classify(number, no_meta.encode(), rel)
+    reply, problems = _send(page, name, no_meta)
+    assert '"id":42' in reply and "-32602" in reply
+    assert problems == [str(p) for p in expected] and "[transcript-meta-missing]" in problems[0]
+
+    assert requests.outside(site) == []
+
+
+# ---------------------------------------------------------------- the button never pressed
+
+def test_a_page_whose_button_is_never_pressed_loads_no_pyodide_and_shows_the_same_view(site, chromium, open_context):
+    src = SHOWN["first-server"]
+    page, requests = _open(open_context, site, src)
+    assert page.locator(".run-here-button").count() >= 1
+    assert "CI holds both to the same answer key" in page.locator(".run-here-note").first.inner_text()
+    assert requests.pyodide() == []
+    assert requests.outside(site) == []
+    with_js = page.locator(".conversation").first.inner_text()
+
+    context = chromium.new_context(java_script_enabled=False)
+    try:
+        plain = context.new_page()
+        plain.goto(site.url(site.doc(src)), wait_until="load")
+        assert plain.locator(".run-here-button").count() == 0
+        assert plain.locator(".conversation").first.inner_text() == with_js
+    finally:
+        context.close()
+
+
+def test_only_examples_with_a_stdlib_python_twin_get_the_button(site, open_context):
+    for name, src in SHOWN.items():
+        page, _ = _open(open_context, site, src)
+        buttons = page.locator(f'.run-here[data-example="{name}"] .run-here-button').count()
+        assert buttons == (1 if name in RUNS else 0), (name, src)
+        page.close()
