@@ -70,13 +70,18 @@
     button.addEventListener("click", async () => {
       button.disabled = true;
       const pressed = performance.now();
+      delete box.dataset.firstReplyMs;
+      delete box.dataset.state;
+      const output = el("div", "run-output");  // a run again replaces the last run's output
+      const previous = box.querySelector(".run-output");
+      if (previous) previous.replaceWith(output); else note.after(output);
       const status = el("p", "run-status", "Starting Python in your browser…");
       const outLabel = el("p", "run-label", "stdout (the wire)");
       const stdout = el("pre", "run-stdout");
       const errLabel = el("p", "run-label", "stderr (the log)");
       const stderr = el("pre", "run-stderr");
       const verdict = el("p", "run-verdict");
-      box.append(status, outLabel, stdout, errLabel, stderr, verdict);
+      output.append(status, outLabel, stdout, errLabel, stderr, verdict);
       for (const old of view.querySelectorAll(".run-mark")) old.remove();
       let transcript = [];
       const result = await run(example, null, (message) => {
