@@ -61,10 +61,12 @@
     const button = el("button", "md-button run-here-button", "Run it here");
     button.type = "button";
     const note = el("p", "run-here-note",
-      `Runs the Python twin, ${python}, in your browser (Pyodide, about 13 MB, loaded from this site only when you ` +
-      `press the button), feeding it the transcript one message at a time as the tool does. The Rust server is the ` +
-      `one CI compiled; CI holds both to the same answer key.`);
-    box.append(button, note);
+      `Runs the Python twin, ${python}, in your browser (Pyodide, 13 MB from this site, loaded only when pressed), ` +
+      `and feeds it the transcript one message at a time, as the tool does. The Rust server is the one CI compiled; CI holds ` +
+      `both to the same answer key.`);
+    const head = el("div", "run-here-head");  // button and note on one line: the view moves down by little
+    head.append(button, note);
+    box.append(head);
     view.before(box);
 
     button.addEventListener("click", async () => {
@@ -74,7 +76,7 @@
       delete box.dataset.state;
       const output = el("div", "run-output");  // a run again replaces the last run's output
       const previous = box.querySelector(".run-output");
-      if (previous) previous.replaceWith(output); else note.after(output);
+      if (previous) previous.replaceWith(output); else head.after(output);
       const status = el("p", "run-status", "Starting Python in your browser…");
       const outLabel = el("p", "run-label", "stdout (the wire)");
       const stdout = el("pre", "run-stdout");

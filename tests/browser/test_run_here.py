@@ -77,6 +77,8 @@ def _open(open_context, site, src: str):
 
 def _run(page, name: str) -> str:
     box = page.locator(f'.run-here[data-example="{name}"]')
+    # A view may sit in a collapsed block (println-trap's does): open it as a reader would.
+    box.evaluate("b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
     box.locator(".run-here-button").click()
     page.wait_for_function(
         "name => ['done', 'error'].includes(document.querySelector(`.run-here[data-example='${name}']`).dataset.state)",
