@@ -121,8 +121,7 @@ def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptL
     workdir = (contextlib.nullcontext("/tmp") if sandbox.enabled
                else tempfile.TemporaryDirectory(prefix="run-example-", dir=cwd_parent))
     with workdir as home:
-        proc = sandbox.popen(spec_for(home), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, host_cwd=None if sandbox.enabled else home)
+        proc = sandbox.popen_pipes(spec_for(home), host_cwd=None if sandbox.enabled else home)
         pipes = _Pipes(proc, max_output)
         os.set_blocking(proc.stdin.fileno(), False)  # a server that stops reading must not block the tool
         try:
@@ -137,8 +136,17 @@ def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptL
                     stream.close()
                 except OSError:
                     pass
-        return RunResult(bytes(pipes.stdout), bytes(pipes.stderr), proc.returncode, failure,
+        return RunResult(bytes(pipes.stdout), bytes(pipes.stderr), _status(proc), failure,
                          time.monotonic() - started)
+
+
+def _status(proc: subprocess.Popen) -> int | None:
+    """The exit status, with a death by signal as -N whether or not a sandbox ran it: bwrap passes a command's
+    death by signal N on as its own exit status 128+N."""
+    code = proc.returncode
+    if getattr(proc, "sandboxed", False) and code is not None and 128 < code < 128 + 65:
+        return 128 - code
+    return code
 
 
 def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], timeout: float) -> str | None:
@@ -147,7 +155,7 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
             written = _write(proc, pipes, line.raw + b"\n", time.monotonic() + timeout)
         except BrokenPipeError:
             return (f"the server closed its stdin before transcript line {line.number} was written "
-                    f"(exit status {proc.poll()})")
+                    f"(exit status {_status(proc) if proc.poll() is not None else None})")
         if not written:
             return _flood_message(pipes) if pipes.flooded else (
                 f"hang: the server stopped reading its stdin; transcript line {line.number} could not be "
@@ -165,7 +173,7 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
                 except subprocess.TimeoutExpired:
                     return (f"hang: the server closed its stdout without answering transcript line "
                             f"{line.number} (id {line.reply_id!r}) and did not exit within {timeout:g} s")
-                return (f"the server exited (status {proc.returncode}) without answering transcript line "
+                return (f"the server exited (status {_status(proc)}) without answering transcript line "
                         f"{line.number} (id {line.reply_id!r})")
             if time.monotonic() >= deadline:
                 others = [key[1] if key else None for key in pipes.unmatched.elements()]

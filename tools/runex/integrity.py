@@ -48,16 +48,30 @@ class Snapshot:
         self.root = root
         self.hashes = {str(p.relative_to(root)): _digest(p) for p in inputs(root)}
 
-    def changes(self, written: set[str] = frozenset()) -> list[str]:
-        """Inputs that differ now (changed, appeared or vanished), but for files this run wrote itself."""
+    def changes(self, own: dict[str, bytes | None] | None = None) -> list[str]:
+        """Inputs that differ now (changed, appeared or vanished). `own` names files this run writes itself (without
+        --check only): one that now holds exactly what this run is about to write is not a change (another run
+        wrote the same bytes first); None accepts any content (Cargo.lock, which `cargo fetch` may rewrite)."""
+        own = own or {}
         now = {str(p.relative_to(self.root)): p for p in inputs(self.root)}
+
+        def accepted(rel: str) -> bool:
+            if rel not in own:
+                return False
+            if own[rel] is None:
+                return True
+            try:
+                return now[rel].read_bytes() == own[rel] if rel in now else False
+            except OSError:
+                return False
+
         changed = [rel for rel, digest in self.hashes.items()
-                   if rel not in written and (rel not in now or _digest(now[rel]) != digest)]
-        changed += [rel for rel in now if rel not in self.hashes and rel not in written]
+                   if (rel not in now or _digest(now[rel]) != digest) and not accepted(rel)]
+        changed += [rel for rel in now if rel not in self.hashes and not accepted(rel)]
         return sorted(changed)
 
-    def verify_unchanged(self, written: set[str] = frozenset()) -> None:
-        changed = self.changes(written)
+    def verify_unchanged(self, own: dict[str, bytes | None] | None = None) -> None:
+        changed = self.changes(own)
         if changed:
             raise TamperedError(changed)
 

@@ -192,7 +192,8 @@ class Sandbox:
                                f"{proc.stderr.decode(errors='replace').strip()}\n{INSTALL_HINT}")
         self._checked = True
 
-    def popen(self, spec: Spec, *, host_cwd: str | None = None, **kwargs) -> subprocess.Popen:
+    def popen(self, spec: Spec, *, host_cwd: str | None = None, extra_fds: tuple[int, ...] = (),
+              **kwargs) -> subprocess.Popen:
         """Start `spec`; outside the sandbox (--unsandboxed) the old way: scrubbed env, own process group, rlimits
         set from here right after the start."""
         if not self.enabled:
@@ -202,7 +203,7 @@ class Sandbox:
             return proc
         userns = _UserNamespace() if self.as_root else None
         try:
-            fds = (userns.fd,) if userns else ()
+            fds = ((userns.fd,) if userns else ()) + extra_fds
             # bwrap itself gets the scrubbed environment too: its PID 1 keeps it, and /proc/1/environ is that.
             proc = subprocess.Popen(argv(spec, userns_fd=userns.fd if userns else None), env=base_env(),
                                     pass_fds=fds, **kwargs)
@@ -211,6 +212,33 @@ class Sandbox:
         finally:
             if userns:
                 userns.close()
+
+    def popen_pipes(self, spec: Spec, *, host_cwd: str | None = None) -> subprocess.Popen:
+        """Start `spec` with pipes on its stdin, stdout and stderr, as Popen(stdin=PIPE, ...) would.
+
+        Sandboxed, stdin and stdout do not reach the command as bwrap's own fds 0 and 1: bwrap's waiting processes
+        keep their fds 0-2 open, so a server that closes its stdout would never be seen to (no EOF until bwrap
+        exits), nor one that closes its stdin. They travel as two extra fds, which bwrap closes in its own
+        processes, and a two-line bash wrapper makes them the command's fds 0 and 1."""
+        if not self.enabled:
+            return self.popen(spec, host_cwd=host_cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        # `env -u`: bash exports SHLVL (and bwrap PWD); the server's environment stays exactly base_env().
+        script = 'exec 0<&"$1" 1>&"$2" && eval "exec $1<&- $2>&-" && shift 2 && exec env -u SHLVL -u PWD "$@"'
+        wrapper = ["bash", "-c", script, "stdio", str(stdin_r), str(stdout_w)]
+        try:
+            proc = self.popen(Spec(wrapper + list(spec.argv), spec.read_only, spec.writable, spec.env, spec.chdir,
+                                   spec.limits),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              extra_fds=(stdin_r, stdout_w))
+        finally:
+            os.close(stdin_r)
+            os.close(stdout_w)
+        proc.stdin = open(stdin_w, "wb", buffering=0)
+        proc.stdout = open(stdout_r, "rb", buffering=0)
+        return proc
 
     def run(self, spec: Spec, *, timeout: float) -> subprocess.CompletedProcess:
         """Run to completion with captured output; past `timeout` the whole sandbox is killed."""
