@@ -103,10 +103,10 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     names = list(outputs)
     for name in names[1:]:
         if outputs[name] != outputs[names[0]]:
-            outcome.fail(f"twins disagree: {names[0]} and {name} wrote different stdout for the same "
-                         f"transcript; they must match byte for byte\n"
-                         + diff_bytes(outputs[names[0]], outputs[name], names[0], name), rel_key,
-                         first_difference(outputs[names[0]], outputs[name]))
+            line = first_difference(outputs[names[0]], outputs[name])
+            outcome.fail(f"{rel_key}:{line}: twins disagree: {names[0]} and {name} wrote different stdout for the "
+                         f"same transcript; they must match byte for byte\n"
+                         + diff_bytes(outputs[names[0]], outputs[name], names[0], name), rel_key, line)
             return
     stdout = outputs[names[0]]
 
