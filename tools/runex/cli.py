@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         own = {str(i.source_dir.relative_to(root) / "Cargo.lock"): None
                for e in chosen for i in e.implementations if i.name == "cargo"}
         own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
-        own.update({r.rel: r.new.encode("utf-8") for r in page_results})
+        own.update({r.rel: _pasted_from(snapshot.pages.get(r.rel), r) for r in page_results})
     try:
         snapshot.verify_unchanged(own)
     except integrity.TamperedError as exc:
@@ -308,6 +308,22 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"Update answer keys and pages with: {fix_command(args.names, root)}")
         return EXIT_DRIFT
     return EXIT_OK
+
+
+def _pasted_from(original: bytes | None, result: pages.PageResult) -> bytes | None:
+    """What this run writes to a page, pasted into the page as it was before the run (not as it is now)."""
+    if original is None:
+        return b""  # did not exist then: any content now is someone else's
+    try:
+        segments = markers.parse(original.decode("utf-8"), result.rel)
+        new_blocks = [s for s in markers.parse(result.new, result.rel) if isinstance(s, markers.Block)]
+    except (UnicodeDecodeError, PageError):
+        return original
+    old_blocks = [s for s in segments if isinstance(s, markers.Block)]
+    if [b.target for b in old_blocks] != [b.target for b in new_blocks]:
+        return original
+    bodies = {old.line: new.body for old, new in zip(old_blocks, new_blocks)}
+    return markers.render(segments, bodies).encode("utf-8")
 
 
 def _keep_blocks_of(result: pages.PageResult, names: set[str]) -> pages.PageResult:

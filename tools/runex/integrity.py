@@ -47,6 +47,15 @@ class Snapshot:
     def __init__(self, root: Path):
         self.root = root
         self.hashes = {str(p.relative_to(root)): _digest(p) for p in inputs(root)}
+        # The pages as they were (small, and needed whole): what this run would make of them is computed from
+        # these, never from a page as it is after the run.
+        self.pages = {}
+        for rel in self.hashes:
+            if rel.startswith("docs/") and rel.endswith(".md"):
+                try:
+                    self.pages[rel] = (root / rel).read_bytes()
+                except OSError:
+                    pass
 
     def changes(self, own: dict[str, bytes | None] | None = None) -> list[str]:
         """Inputs that differ now (changed, appeared or vanished). `own` names files this run writes itself (without
