@@ -110,7 +110,8 @@ def argv(spec: Spec, *, userns_fd: int | None) -> list[str]:
     user namespace and the command drops to SANDBOX_UID; without it bwrap makes the user namespace itself."""
     limits = spec.limits
     if userns_fd is None:
-        namespaces = ["--unshare-all", "--disable-userns"]  # --unshare-all: user, pid, net, ipc, uts, cgroup
+        # --unshare-all: user (if it can), pid, net, ipc, uts, cgroup; --unshare-user makes the user one certain.
+        namespaces = ["--unshare-all", "--unshare-user", "--disable-userns"]
     else:
         namespaces = ["--userns", str(userns_fd), "--unshare-pid", "--unshare-net", "--unshare-ipc",
                       "--unshare-uts", "--unshare-cgroup-try"]
