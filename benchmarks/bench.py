@@ -9,8 +9,8 @@ tool's own `new` templates, with a transcript and a page pasting it) in a tempor
 cold (empty cache) with -j 1 and -j <cores>; warm --check (cache full, nothing changed); one example edited, then
 --check (it must rebuild exactly one); a naive baseline that compiles and reruns every example in sequence with no
 cache, as peers do; `mkdocs build` as the pages grow; and what the sandbox costs (the same warm --check -j 1 with
-and without --unsandboxed, as a ratio and in milliseconds per server run). It prints medians and ratios, writes the same as JSON,
-and profiles the tool's own overhead (everything but compiling and running servers) per example.
+and without --unsandboxed, as a ratio and in milliseconds per server run). It prints medians and ratios, writes the
+same as JSON, and profiles the tool's own overhead (everything but compiling and running servers) per example.
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 
 
 from .runex_helpers import (example_toml, run_one_server, invoke, jsonl, make_repo, processes_with, py_twin,

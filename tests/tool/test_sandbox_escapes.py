@@ -305,7 +305,8 @@ fn main() {
         if !line.contains("\"id\":") { continue; }
         n += 1;
         let mut out = stdout.lock();
-        let result = format!(r#"{{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public","seen":"{}"}}"#, env!("SEEN"));
+        let seen = env!("SEEN");
+        let result = format!(r#"{{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public","seen":"{seen}"}}"#);
         writeln!(out, "{{\"jsonrpc\":\"2.0\",\"id\":{n},\"result\":{result}}}").unwrap();
         out.flush().unwrap();
     }

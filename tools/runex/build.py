@@ -283,12 +283,15 @@ def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox
         host_src, inside_src = _source_mount(root, impl)
         inside_manifest, inside_target = f"{inside_src}/{impl.entry.name}", "/target"
         cargo_home = "/opt/cargo-home"
+        downloads = [_cargo_home() / "registry", _cargo_home() / "git"]  # what `cargo fetch` filled, read-only
+        for download in downloads:
+            download.mkdir(parents=True, exist_ok=True)  # a crate without dependencies on a fresh machine
         env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": cargo_home, "CARGO_TARGET_DIR": inside_target,
                "RUSTC": str(toolchain / "bin" / "rustc"), "CARGO_TERM_COLOR": "never"}
         spec = sandboxing.Spec(
             [str(toolchain / "bin" / "cargo"), *recipe[1:], "--manifest-path", inside_manifest],
             read_only=((str(toolchain), str(toolchain)), (host_src, inside_src),
-                       (str(_cargo_home() / "registry"), f"{cargo_home}/registry")),
+                       *((str(d), f"{cargo_home}/{d.name}") for d in downloads)),
             writable=((str(target), inside_target),), env=env, chdir=SOURCE_ROOT, limits=sandboxing.BUILD_LIMITS)
         proc = sandbox.run(spec, timeout=BUILD_TIMEOUT)
     if proc.returncode != 0:
@@ -310,5 +313,6 @@ def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox
         try:
             built = target / built.relative_to(inside_target)
         except ValueError:
-            raise BuildError(f"cargo reported a binary outside its target folder: {built}", file=str(manifest)) from None
+            raise BuildError(f"cargo reported a binary outside its target folder: {built}",
+                             file=str(manifest)) from None
     shutil.copyfile(built, folder / BINARY)

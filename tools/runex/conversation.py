@@ -108,8 +108,10 @@ class _Pipes:
 
 def _id_key(value: object) -> object:
     """JSON-RPC ids compare by type and value: 1, "1" and true are three different things."""
-    if value is None or isinstance(value, (dict, list)):
+    if value is None:
         return None
+    if isinstance(value, (dict, list)):  # not a valid id, and not hashable: still never equal to a valid one
+        return ("invalid", json.dumps(value, sort_keys=True))
     return (type(value).__name__, value)
 
 
