@@ -149,8 +149,11 @@ class _UserNamespace:
             deadline = time.monotonic() + 5
             while os.readlink(f"/proc/{helper.pid}/ns/user") == mine:
                 if helper.poll() is not None or time.monotonic() > deadline:
-                    raise SandboxError("could not create a user namespace with `unshare --user`: "
-                                       f"{helper.stderr.read().decode(errors='replace').strip()}\n{INSTALL_HINT}")
+                    helper.kill()
+                    helper.wait()
+                    why = helper.stderr.read().decode(errors="replace").strip() or "no answer within 5 s"
+                    raise SandboxError(f"could not create a user namespace with `unshare --user`: {why}\n"
+                                       f"{INSTALL_HINT}")
                 time.sleep(0.0002)
             mapping = f"0 0 1\n{SANDBOX_UID} {NOBODY} 1\n"
             for name in ("uid_map", "gid_map"):
@@ -234,6 +237,10 @@ class Sandbox:
                                    spec.limits),
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               extra_fds=(stdin_r, stdout_w))
+        except BaseException:
+            os.close(stdin_w)
+            os.close(stdout_r)
+            raise
         finally:
             os.close(stdin_r)
             os.close(stdout_w)
