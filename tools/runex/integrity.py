@@ -17,8 +17,8 @@ SKIP_PARTS = {"target", "__pycache__"}
 
 
 def inputs(root: Path) -> list[Path]:
-    """Every file the verdict depends on: everything under examples/ and every page under docs/."""
-    found = []
+    """Every file the verdict depends on: everything under examples/, every page under docs/, and mkdocs.yml."""
+    found = [root / "mkdocs.yml"] if (root / "mkdocs.yml").is_file() else []
     for top in ("examples", "docs"):
         base = root / top
         if not base.is_dir():

@@ -190,7 +190,7 @@ class Sandbox:
             if shutil.which(tool) is None:
                 raise SandboxError(f"`{tool}` (util-linux) is missing; the sandbox needs it. "
                                    f"Install it: `sudo apt-get install util-linux`.")
-        proc = self.run(Spec(["true"]), timeout=30)
+        proc = self.run(Spec(["true"], env=base_env()), timeout=30)
         if proc.returncode != 0:
             raise SandboxError(f"bubblewrap cannot create a sandbox here (exit {proc.returncode}): "
                                f"{proc.stderr.decode(errors='replace').strip()}\n{INSTALL_HINT}")
