@@ -187,3 +187,14 @@ def test_twins_that_disagree_name_the_line(tmp_path, rustc):
     proc = invoke(root)
     assert proc.returncode == 3, proc.out
     assert "examples/srv/answer_key.jsonl:1: twins disagree" in proc.out
+
+
+def test_a_failing_cargo_example_gets_its_cargo_lock_back(tmp_path, cargo):
+    """`cargo fetch` (outside the sandbox) may write Cargo.lock; if the example then fails, the run undoes it."""
+    toml = '[package]\nname = "broken-crate"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+    root = make_repo(tmp_path, {"srv": {"Cargo.toml": toml, "src/main.rs": "fn main() { this is not rust }\n",
+                                        "transcript.jsonl": jsonl(req(1))}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "cargo build failed" in proc.out
+    assert not (root / "examples/srv/Cargo.lock").exists(), "the failing example left a new Cargo.lock behind"

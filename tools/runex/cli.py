@@ -244,8 +244,19 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"{reporter.paint('broken  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
 
-    # A failing example changes none of its files or pages: its blocks stay as they are.
+    # A failing example changes none of its files or pages: its blocks stay as they are, and a Cargo.lock that
+    # `cargo fetch` updated for it is put back.
     frozen = {o.example.name for o in outcomes if o.status == "failed"} | {_example_of(e) for e in broken}
+    if not args.check:
+        for outcome in (o for o in outcomes if o.status == "failed"):
+            for impl in (i for i in outcome.example.implementations
+                         if i.name == "cargo" and i.source_dir == outcome.example.dir):
+                lock = impl.source_dir / "Cargo.lock"
+                before = snapshot.kept.get(str(lock.relative_to(root)))
+                if before is not None and lock.exists() and lock.read_bytes() != before:
+                    write_atomic(lock, before)
+                elif before is None and lock.exists():
+                    lock.unlink()
     page_results = [_keep_blocks_of(r, frozen) for r in page_results]
     drifted_pages = [r for r in page_results if r.new != r.old]
 
@@ -256,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         own = {str(i.source_dir.relative_to(root) / "Cargo.lock"): None
                for e in chosen for i in e.implementations if i.name == "cargo"}
         own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
-        own.update({r.rel: _pasted_from(snapshot.pages.get(r.rel), r) for r in page_results})
+        own.update({r.rel: _pasted_from(snapshot.kept.get(r.rel), r) for r in page_results})
     try:
         snapshot.verify_unchanged(own)
     except integrity.TamperedError as exc:

@@ -47,13 +47,14 @@ class Snapshot:
     def __init__(self, root: Path):
         self.root = root
         self.hashes = {str(p.relative_to(root)): _digest(p) for p in inputs(root)}
-        # The pages as they were (small, and needed whole): what this run would make of them is computed from
-        # these, never from a page as it is after the run.
-        self.pages = {}
+        # Some inputs kept whole (small): the pages, since what this run would make of them is computed from
+        # these and never from a page as it is after the run; and the Cargo.lock files, which `cargo fetch` may
+        # rewrite, so that a failing example gets its own back.
+        self.kept = {}
         for rel in self.hashes:
-            if rel.startswith("docs/") and rel.endswith(".md"):
+            if (rel.startswith("docs/") and rel.endswith(".md")) or rel.endswith("/Cargo.lock"):
                 try:
-                    self.pages[rel] = (root / rel).read_bytes()
+                    self.kept[rel] = (root / rel).read_bytes()
                 except OSError:
                     pass
 
