@@ -252,7 +252,8 @@ for line in sys.stdin:
 def test_the_process_limit_holds_as_root_too(tmp_path):
     """A fork bomb bounded by the test (at most 500 children), in a sandbox whose limit is 64 processes."""
     body = '''
-import os
+import os, subprocess
+nested = subprocess.run(["unshare", "--user", "true"], capture_output=True).returncode  # before the bomb
 children = 0
 error = None
 for _ in range(500):
@@ -265,7 +266,7 @@ for _ in range(500):
         time.sleep(30)
         os._exit(0)
     children += 1
-seen = {"children": children, "error": error, "uid": os.getuid()}
+seen = {"children": children, "error": error, "uid": os.getuid(), "nested_userns": nested}
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" in msg:
@@ -279,6 +280,7 @@ for line in sys.stdin:
     assert seen["error"] == "BlockingIOError", seen  # EAGAIN: RLIMIT_NPROC
     assert seen["children"] < sandbox.SERVER_LIMITS.processes, seen
     assert seen["uid"] == sandbox.SANDBOX_UID or not sandbox.Sandbox().as_root
+    assert seen["nested_userns"] != 0, "no user namespace inside the sandbox (where it would regain capabilities)"
 
 
 BUILD_RS_PROBE = r'''use std::net::TcpStream;

@@ -138,8 +138,8 @@ def argv(spec: Spec, *, userns_fd: int | None) -> list[str]:
 
 
 class _UserNamespace:
-    """A user namespace made for one sandbox (root only): 0 -> root, SANDBOX_UID -> nobody. The file descriptor
-    keeps it alive; the helper process that made it exits at once."""
+    """A user namespace made for one sandbox (root only): 0 -> root, SANDBOX_UID -> nobody, no nested user
+    namespaces. The file descriptor keeps it alive; the helper process that made it exits at once."""
 
     def __init__(self):
         helper = subprocess.Popen(["unshare", "--user", "cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
@@ -159,6 +159,14 @@ class _UserNamespace:
             for name in ("uid_map", "gid_map"):
                 with open(f"/proc/{helper.pid}/{name}", "w") as handle:
                     handle.write(mapping)
+            # What --disable-userns does when bwrap makes the namespace: nothing inside may make another user
+            # namespace (in which it would hold every capability again).
+            closed = subprocess.run(["nsenter", f"--user=/proc/{helper.pid}/ns/user", "sh", "-c",
+                                     "echo 0 > /proc/sys/user/max_user_namespaces"], capture_output=True,
+                                    env=base_env())
+            if closed.returncode != 0:
+                raise SandboxError(f"could not forbid nested user namespaces: "
+                                   f"{closed.stderr.decode(errors='replace').strip()}\n{INSTALL_HINT}")
             self.fd = os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY)
         except OSError as exc:
             raise SandboxError(f"could not prepare a user namespace: {exc}\n{INSTALL_HINT}") from None
@@ -186,7 +194,7 @@ class Sandbox:
         if shutil.which(BWRAP) is None:
             raise SandboxError(f"bubblewrap (`bwrap`) is not installed; every build and server runs inside it.\n"
                                f"{INSTALL_HINT}")
-        for tool in ("prlimit", "setpriv", "unshare"):
+        for tool in ("prlimit", "setpriv", "unshare", "nsenter"):
             if shutil.which(tool) is None:
                 raise SandboxError(f"`{tool}` (util-linux) is missing; the sandbox needs it. "
                                    f"Install it: `sudo apt-get install util-linux`.")
