@@ -76,7 +76,8 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
         old = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel) from None
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel, line=line) from None
     segments = markers.parse(old, rel)
     bodies: dict[int, list[str]] = {}
     blocks = [s for s in segments if isinstance(s, markers.Block)]
