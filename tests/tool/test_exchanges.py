@@ -115,8 +115,16 @@ def test_a_repeated_meta_is_shown_once_and_elided_after_with_the_line_it_repeats
     assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown
     assert third.meta_as_in is None and "2025-11-25" in third.shown  # a different _meta is shown in full
     text = rendered(transcript, jsonl(reply(1), reply(2), reply(3)))
-    assert "is the same as on transcript line 1" in text
+    assert "Raw line (transcript line 2) · <code>_meta</code> as on line 1</summary>" in text
     assert text.count(req(2)) == 1  # the raw line keeps it whole
+    # Replies too: a result._meta equal to the first reply's is elided, and says which line it repeats.
+    info = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    answers = jsonl(reply(1, tools=[], _meta=info), reply(2, tools=[], _meta=info), reply(3, tools=[]))
+    first, second, third = (r.reply for r in rows_of(transcript, answers))
+    assert first.meta_as_in is None and "serverInfo" in first.shown
+    assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown and "serverInfo" not in second.shown
+    assert third.meta_as_in is None
+    assert "Raw line (answer key line 2) · <code>_meta</code> as on line 1</summary>" in rendered(transcript, answers)
 
 
 def test_a_duplicated_request_id_takes_its_replies_in_order():
@@ -338,3 +346,12 @@ def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
     proc = invoke(root, "--check")
     assert proc.returncode == 3, proc.out
     assert "examples/ex/example.toml: stderr_lane = 'rust', but the example runs no such implementation" in proc.out
+
+
+def test_small_objects_stay_on_one_line_and_large_ones_open_up():
+    shown = exchanges.pretty('{"jsonrpc":"2.0","id":3,"params":{"arguments":{"a":2,"b":3},'
+                             '"text":{"long_key_number_one":"long value","long_key_number_two":"x"}}}')
+    assert '    "arguments": {"a": 2, "b": 3},\n' in shown  # fits the column: one line, as a reader writes it
+    assert '    "text": {\n      "long_key_number_one": "long value",\n' in shown  # too wide: one member a line
+    assert exchanges.pretty('{"a":[]}') == '{"a": []}'  # the whole message is small: one line
+    assert exchanges.pretty('{"a":[],"b":"' + "x" * 40 + '"}') == '{\n  "a": [],\n  "b": "' + "x" * 40 + '"\n}'
