@@ -289,7 +289,9 @@ def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp
 
 @pytest.mark.parametrize("target, message", [
     ("nope/conversation", "there is no folder examples/nope"),
-    ("ex/conversation#part", "a conversation has no regions"),
+    ("ex/conversation#part", "after # a conversation takes transcript lines"),
+    ("ex/conversation#3-2", "after # a conversation takes transcript lines"),
+    ("ex/conversation#2-9", "run past its end"),
 ])
 def test_a_bad_conversation_marker_is_a_page_error_naming_page_and_line(tmp_path, target, message):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}}, {"p.md": page("ex/transcript.jsonl", target)})
@@ -355,3 +357,25 @@ def test_small_objects_stay_on_one_line_and_large_ones_open_up():
     assert '    "text": {\n      "long_key_number_one": "long value",\n' in shown  # too wide: one member a line
     assert exchanges.pretty('{"a":[]}') == '{"a": []}'  # the whole message is small: one line
     assert exchanges.pretty('{"a":[],"b":"' + "x" * 40 + '"}') == '{\n  "a": [],\n  "b": "' + "x" * 40 + '"\n}'
+
+
+def test_a_line_range_shows_only_those_exchanges_with_the_stdout_lines_that_follow_them():
+    transcript = jsonl(req(1), req(2), req(3))
+    answers = jsonl(reply(1), "stray text", reply(2), reply(3), reply(9))
+    rows = rows_of(transcript, answers)
+    middle = exchanges.select(rows, 2, 2, count=3)
+    assert shape(middle) == [("exchange", 2, 3), ("stray", None, 2)]  # the stray line came just before reply 2
+    assert shape(exchanges.select(rows, 1, 1, count=3))[0] == ("exchange", 1, 1)
+    assert ("orphan", None, 5) in shape(exchanges.select(rows, 3, 3, count=3))  # the tail goes with the last line
+    assert ("orphan", None, 5) not in shape(exchanges.select(rows, 1, 2, count=3))
+    text = "".join(exchanges.render(transcript.encode(), answers.encode(), (), "t.jsonl", "a.jsonl", lines=(2, 3)))
+    assert 'data-id="1"' not in text and 'data-id="2"' in text and 'data-id="3"' in text
+    assert "Conversation, transcript lines 2\u20133:" in text
+
+
+def test_a_page_may_show_a_conversation_in_parts_and_check_holds_each(tmp_path):
+    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}},
+                     {"p.md": page("ex/conversation#1", "ex/conversation#2-3", "ex/transcript.jsonl")})
+    assert invoke(root).returncode == 0
+    text = (root / "docs/p.md").read_text()
+    assert "Conversation, transcript line 1:" in text and "Conversation, transcript lines 2\u20133:" in text

@@ -433,16 +433,45 @@ def _stderr_lane(lane: StderrLane) -> list[str]:
     return out + ["\n", "</div>\n", "\n"]
 
 
+class RangeError(ValueError):
+    """A line range that names no part of the transcript."""
+
+
+def select(rows: list[Row], first: int, last: int, count: int) -> list[Row]:
+    """The rows of transcript lines first..last, each with the stdout-only rows shown after it (replies nobody
+    asked for, at the very end, go with the range that reaches the last line)."""
+    if last > count:
+        raise RangeError(f"the transcript has {count} line{'s' if count != 1 else ''}; lines {first}-{last} "
+                         f"run past its end")
+    kept: list[Row] = []
+    keeping = False
+    for row in rows:
+        if row.request is not None:
+            keeping = first <= row.request.number <= last
+        if keeping:  # a stdout-only row goes with the exchange it follows
+            kept.append(row)
+    return kept
+
+
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None) -> list[str]:
-    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file)."""
+           transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None,
+           lines: tuple[int, int] | None = None) -> list[str]:
+    """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file).
+    With `lines`, only the exchanges of those transcript lines (and no stderr lane: it covers the whole run)."""
+    rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel)
+    part = ""
+    if lines is not None:
+        rows = select(rows, *lines, count=len(_split(transcript)))
+        first, last = lines
+        part = f", transcript line {first}" if first == last else f", transcript lines {first}\u2013{last}"
+        stderr = None
     body = ['<div class="conversation" markdown>\n', "\n"]
-    for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
+    for row in rows:
         body += _row(row)
     if stderr is not None:
         body += _stderr_lane(stderr)
     body += ["</div>\n", "\n",
-             f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
-             f"(what the server answers), laid out by `tools/run_examples.py`; the raw lines are the files' "
-             f"exact bytes.\n", "{: .example-caption }\n"]
+             f"Conversation{part}: `{transcript_rel}` (what the client writes) paired by id with "
+             f"`{answer_key_rel}` (what the server answers), laid out by `tools/run_examples.py`; the raw lines are "
+             f"the files' exact bytes.\n", "{: .example-caption }\n"]
     return ["\n"] + [f"{indent}{line}" if line.strip() else "\n" for line in body] + ["\n"]
