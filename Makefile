@@ -8,9 +8,20 @@ PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check regen site setup clean bench
+.PHONY: serve test check regen site setup sandbox clean bench
 
-setup: $(STAMP)
+setup: $(STAMP) sandbox
+
+# Every example builds and runs inside bubblewrap (bwrap). Installed with apt-get when we are root; otherwise the
+# command to run is printed and setup stops. (macOS has no bubblewrap: see --unsandboxed in README.md.)
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	  else \
+	    echo "bubblewrap is missing: run  sudo apt-get install bubblewrap  (Ubuntu 24.04 also:" \
+	         "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0)"; exit 1; \
+	  fi; }
 
 $(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
@@ -19,15 +30,15 @@ $(STAMP): requirements.txt constraints.txt package-lock.json
 	touch $(STAMP)
 
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
-serve: $(STAMP)
+serve: $(STAMP) sandbox
 	$(PYTHON) tools/run_examples.py
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs serve --strict
 
-regen: $(STAMP)
+regen: $(STAMP) sandbox
 	$(PYTHON) tools/run_examples.py
 
-check: $(STAMP)
+check: $(STAMP) sandbox
 	$(PYTHON) tools/run_examples.py --check
 
 # The published build: the check first, so drift can never be published.
@@ -35,11 +46,11 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
-test: $(STAMP)
+test: $(STAMP) sandbox
 	$(PYTHON) tools/run_examples.py --check
 	$(PYTHON) -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) sandbox
 	$(PYTHON) benchmarks/bench.py
 
 clean:

@@ -8,8 +8,9 @@ For each size N it generates N synthetic examples (half Rust, half Python, each 
 tool's own `new` templates, with a transcript and a page pasting it) in a temporary directory and measures:
 cold (empty cache) with -j 1 and -j <cores>; warm --check (cache full, nothing changed); one example edited, then
 --check (it must rebuild exactly one); a naive baseline that compiles and reruns every example in sequence with no
-cache, as peers do; and `mkdocs build` as the pages grow. It prints medians and ratios, writes the same as JSON,
-and profiles the tool's own overhead (everything but compiling and running servers) per example.
+cache, as peers do; `mkdocs build` as the pages grow; and what the sandbox costs (the same warm --check -j 1 with
+and without --unsandboxed, as a ratio and in milliseconds per server run). It prints medians and ratios, writes the
+same as JSON, and profiles the tool's own overhead (everything but compiling and running servers) per example.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def generate(root: Path, n: int) -> list[str]:
 
 def tool(root: Path, *args: str) -> float:
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root)], capture_output=True, text=True)
+    env = dict(os.environ, CI="") if "--unsandboxed" in args else None  # the tool refuses it when CI=true
+    proc = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root)], capture_output=True, text=True,
+                          env=env)
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"run_examples {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
@@ -143,6 +146,9 @@ def overhead_profile(root: Path, n: int) -> dict:
         "transcript parse and checks (transcript.read)": cumulative("transcript.py", "read"),
         "wire checks (wire.check_stdout)": cumulative("wire.py", "check_stdout"),
         "pasting pages (pages.paste_page)": cumulative("pages.py", "paste_page"),
+        "hashing every input before and after (integrity)": cumulative("integrity.py", "__init__")
+        + cumulative("integrity.py", "verify_unchanged"),
+        "proving a sandbox can be made (sandbox.check, once per run)": cumulative("sandbox.py", "check"),
     }
     own = total - servers
     parts["everything else (reporting, answer-key reads, start of threads)"] = own - sum(parts.values())
@@ -179,6 +185,11 @@ def bench_size(n: int, runs: int) -> dict:
             coldn.append(tool(root, "--check", "-j", str(CORES)))
         for _ in range(runs):
             warm.append(tool(root, "--check"))
+        # The sandbox's cost per server run: the same warm check, -j 1, with and without it, in the same run.
+        sandboxed, unsandboxed = [], []
+        for _ in range(runs):
+            sandboxed.append(tool(root, "--check", "-j", "1"))
+            unsandboxed.append(tool(root, "--check", "-j", "1", "--unsandboxed"))
         for i in range(runs):
             seconds, compiled = edited_check(root, names[0], i)
             edit.append(seconds)
@@ -195,6 +206,9 @@ def bench_size(n: int, runs: int) -> dict:
         "mkdocs_build_s": median(builds),
         "warm_vs_naive": median(naive_times) / median(warm),
         "cold_parallel_speedup": median(cold1) / median(coldn),
+        "warm_check_j1_sandboxed_s": median(sandboxed), "warm_check_j1_unsandboxed_s": median(unsandboxed),
+        "sandbox_ratio": median(sandboxed) / median(unsandboxed),
+        "sandbox_ms_per_run": (median(sandboxed) - median(unsandboxed)) / n * 1000,
         "overhead": profile,
     }
     return result
@@ -207,13 +221,14 @@ def machine() -> str:
 
 def table(results: list[dict]) -> str:
     head = (f"| examples | cold -j1 | cold -j{CORES} | speed-up | warm --check | one edited (rebuilt) | naive | "
-            f"warm vs naive | mkdocs build | overhead / example |")
-    rows = [head, "|" + "---|" * 10]
+            f"warm vs naive | mkdocs build | overhead / example | sandbox (warm -j1, with / without) |")
+    rows = [head, "|" + "---|" * 11]
     for r in results:
         rows.append(f"| {r['examples']} | {r['cold_j1_s']:.2f} s | {r[f'cold_j{CORES}_s']:.2f} s | "
                     f"{r['cold_parallel_speedup']:.2f}x | {r['warm_check_s']:.2f} s | {r['one_edited_s']:.2f} s "
                     f"({r['one_edited_rebuilt']}) | {r['naive_s']:.2f} s | {r['warm_vs_naive']:.1f}x | "
-                    f"{r['mkdocs_build_s']:.2f} s | {r['overhead']['overhead_ms_per_example']:.1f} ms |")
+                    f"{r['mkdocs_build_s']:.2f} s | {r['overhead']['overhead_ms_per_example']:.1f} ms | "
+                    f"{r['sandbox_ratio']:.2f}x, +{r['sandbox_ms_per_run']:.1f} ms a run |")
     return "\n".join(rows)
 
 

@@ -51,7 +51,8 @@ def pages_with_button() -> dict[str, str]:
     found = {}
     for doc in discover_docs(ROOT):
         for segment in markers.parse((ROOT / doc.src).read_text(encoding="utf-8"), doc.src):
-            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target):
+            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target) \
+                    and "#" not in segment.target:
                 name = segment.path.split("/")[0]
                 if name in runs:
                     found.setdefault(name, doc.path)

@@ -15,7 +15,7 @@ from .sitekit import Doc, SearchTerm, Site
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT_MS = 3000  # how long a switch, a toggle or a search may take before it counts as not happening
+WAIT_MS = 8000  # (generous: a loaded 2-core machine) how long a switch, a toggle or a search may take before it counts as not happening
 
 COPY_BUTTON = 'button.md-code__button[data-md-type="copy"]'
 PALETTE_TOGGLE = 'label.md-header__button[for^="__palette_"]:not([hidden])'

@@ -112,7 +112,9 @@ def test_raw_lines_show_and_copy_the_exact_file_lines(chromium, site, src):
         details = page.locator(".conversation details.raw-line[data-file$='answer_key.jsonl']")
         for number in range(details.count()):
             block = details.nth(number)
-            block.evaluate("d => { d.open = true; }")
+            # Open it and every block around it (a conversation may sit in a collapsed admonition).
+            block.evaluate("d => { for (let e = d; e; e = e.parentElement && e.parentElement.closest('details')) "
+                           "e.open = true; }")
             rel, line = block.get_attribute("data-file"), int(block.get_attribute("data-line"))
             page.evaluate("navigator.clipboard.writeText('')")
             block.locator('button.md-code__button[data-md-type="copy"]').click(timeout=WAIT_MS)

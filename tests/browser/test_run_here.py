@@ -31,7 +31,9 @@ def _conversation_pages() -> dict[str, str]:
     for doc in discover_docs(ROOT):
         text = (ROOT / doc.src).read_text(encoding="utf-8")
         for segment in markers.parse(text, doc.src):
-            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target):
+            # A whole view only: a range (NAME/conversation#3-5) is part of one and has no button.
+            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target) \
+                    and "#" not in segment.target:
                 found.setdefault(segment.path.split("/")[0], doc.src)
     return found
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ import pytest
 from interop_cases import ROOT, listing
 
 sys.path.insert(0, str(ROOT / "tools"))
-from runex import conversation, transcript, wire  # noqa: E402
+from runex import conversation, sandbox, transcript, wire  # noqa: E402
 
 pytestmark = pytest.mark.interop
 
@@ -46,7 +47,11 @@ def lines_of(texts: list[str]) -> list[transcript.TranscriptLine]:
 def talk(impl: dict, texts: list[str]) -> conversation.RunResult:
     if impl.get("error"):
         pytest.fail(f"{impl['entry']} does not build:\n{impl['error']}")
-    return conversation.converse(impl["command"], lines_of(texts), timeout=TIMEOUT, max_output=1 << 20)
+    # The tool's own runner, talking to `run_examples.py serve`, which starts the server in the same sandbox a check
+    # uses; the runner itself need not sandbox that command (it is the tool), so it runs it as --unsandboxed would.
+    env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TZ="UTC")
+    return conversation.converse(lambda home: sandbox.Spec(list(impl["serve_command"]), env=env), lines_of(texts),
+                                 timeout=TIMEOUT, max_output=1 << 20, sandbox=sandbox.Sandbox(enabled=False))
 
 
 def request(id_: object, method: str, **params) -> str:

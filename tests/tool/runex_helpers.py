@@ -278,6 +278,21 @@ def pid_alive(pid: int) -> bool:
 
 
 
+def processes_with(text: str) -> list[int]:
+    """PIDs (as this machine sees them) of live processes whose command line contains `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline and pid_alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
 def run_one_server(tmp_path: Path, body: str, *args: str, toml: str | None = None, lines: str | None = None):
     """A repository with one Python example `srv` (server body, optional example.toml and transcript), run once."""
     files = {"server.py": server(body)}

@@ -155,11 +155,12 @@ def test_two_runs_at_once_corrupt_nothing(tmp_path, rustc):
     assert len([p for p in builds.iterdir() if not p.name.startswith(".")]) == 1
     assert [p for p in builds.iterdir() if p.name.startswith(".")] == [], "no staging folder left"
 
-    # A writer and a checker at once: the checker sees old or new files, never a torn one.
+    # A writer and a checker at once: the checker sees old or new files, never a torn one; when the writer's
+    # rename lands during the check, the check says its input changed under it (the gate trusts nothing).
     (root / "examples/py0/answer_key.jsonl").write_text("stale\n")
     writer, checker = start(root), start(root, "--check")
     out_w, out_c = writer.communicate(timeout=120)[0], checker.communicate(timeout=120)[0]
     assert writer.returncode == 0, out_w
-    assert checker.returncode in (0, 5), out_c
+    assert checker.returncode in (0, 5) or (checker.returncode == 3 and "changed during the run" in out_c), out_c
     assert contents(root) == expected
     assert invoke(root, "--check").returncode == 0

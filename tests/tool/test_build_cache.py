@@ -181,7 +181,7 @@ def test_the_cargo_runner(tmp_path, cargo):
     missing = invoke(root, "--check")
     assert missing.returncode == 3, missing.out
     assert "Cargo.lock is missing or out of date" in missing.out
-    assert "cargo build failed (paths are relative to examples/crate/)" in missing.out
+    assert "cargo fetch failed" in missing.out  # `cargo fetch --locked`, before anything is built
     assert note_of(missing.out, "crate") == "built cargo", "a failed build is not reported as a cached one"
     (folder / "Cargo.lock").write_bytes(lock)
     assert invoke(root, "--check").returncode == 0

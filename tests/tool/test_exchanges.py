@@ -115,8 +115,16 @@ def test_a_repeated_meta_is_shown_once_and_elided_after_with_the_line_it_repeats
     assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown
     assert third.meta_as_in is None and "2025-11-25" in third.shown  # a different _meta is shown in full
     text = rendered(transcript, jsonl(reply(1), reply(2), reply(3)))
-    assert "is the same as on transcript line 1" in text
+    assert "Raw line (transcript line 2) · <code>_meta</code> as on line 1</summary>" in text
     assert text.count(req(2)) == 1  # the raw line keeps it whole
+    # Replies too: a result._meta equal to the first reply's is elided, and says which line it repeats.
+    info = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    answers = jsonl(reply(1, tools=[], _meta=info), reply(2, tools=[], _meta=info), reply(3, tools=[]))
+    first, second, third = (r.reply for r in rows_of(transcript, answers))
+    assert first.meta_as_in is None and "serverInfo" in first.shown
+    assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown and "serverInfo" not in second.shown
+    assert third.meta_as_in is None
+    assert "Raw line (answer key line 2) · <code>_meta</code> as on line 1</summary>" in rendered(transcript, answers)
 
 
 def test_a_duplicated_request_id_takes_its_replies_in_order():
@@ -282,7 +290,9 @@ def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp
 
 @pytest.mark.parametrize("target, message", [
     ("nope/conversation", "there is no folder examples/nope"),
-    ("ex/conversation#part", "a conversation has no regions"),
+    ("ex/conversation#part", "after # a conversation takes transcript lines"),
+    ("ex/conversation#3-2", "after # a conversation takes transcript lines"),
+    ("ex/conversation#2-9", "run past its end"),
 ])
 def test_a_bad_conversation_marker_is_a_page_error_naming_page_and_line(tmp_path, target, message):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}}, {"p.md": page("ex/transcript.jsonl", target)})
@@ -369,6 +379,13 @@ def test_the_view_carries_data_example_exactly_when_the_python_twin_runs_in_a_br
     assert {"first-server", "state-handles", "println-trap"} <= runnable
 
 
+def test_a_range_of_a_conversation_gets_no_button():
+    # The button runs the whole transcript; a part of a view (NAME/conversation#2-3) does not carry it.
+    block = markers.Block(line=1, indent="", target="first-server/conversation#2-3", begin="", body=[], end="")
+    opening = "".join(pages.conversation_body(ROOT, block, "docs/page.md", {})).split("\n", 2)[1]
+    assert opening == '<div class="conversation" markdown>'
+
+
 def test_a_twin_that_imports_a_package_gets_no_button(tmp_path):
     from runex import browser
 
@@ -379,3 +396,34 @@ def test_a_twin_that_imports_a_package_gets_no_button(tmp_path):
     assert not browser.stdlib_only(server_py)
     server_py.write_text("from . import helpers\n", encoding="utf-8")
     assert not browser.stdlib_only(server_py)
+
+
+def test_small_objects_stay_on_one_line_and_large_ones_open_up():
+    shown = exchanges.pretty('{"jsonrpc":"2.0","id":3,"params":{"arguments":{"a":2,"b":3},'
+                             '"text":{"long_key_number_one":"long value","long_key_number_two":"x"}}}')
+    assert '    "arguments": {"a": 2, "b": 3},\n' in shown  # fits the column: one line, as a reader writes it
+    assert '    "text": {\n      "long_key_number_one": "long value",\n' in shown  # too wide: one member a line
+    assert exchanges.pretty('{"a":[]}') == '{"a": []}'  # the whole message is small: one line
+    assert exchanges.pretty('{"a":[],"b":"' + "x" * 40 + '"}') == '{\n  "a": [],\n  "b": "' + "x" * 40 + '"\n}'
+
+
+def test_a_line_range_shows_only_those_exchanges_with_the_stdout_lines_that_follow_them():
+    transcript = jsonl(req(1), req(2), req(3))
+    answers = jsonl(reply(1), "stray text", reply(2), reply(3), reply(9))
+    rows = rows_of(transcript, answers)
+    middle = exchanges.select(rows, 2, 2, count=3)
+    assert shape(middle) == [("exchange", 2, 3), ("stray", None, 2)]  # the stray line came just before reply 2
+    assert shape(exchanges.select(rows, 1, 1, count=3))[0] == ("exchange", 1, 1)
+    assert ("orphan", None, 5) in shape(exchanges.select(rows, 3, 3, count=3))  # the tail goes with the last line
+    assert ("orphan", None, 5) not in shape(exchanges.select(rows, 1, 2, count=3))
+    text = "".join(exchanges.render(transcript.encode(), answers.encode(), (), "t.jsonl", "a.jsonl", lines=(2, 3)))
+    assert 'data-id="1"' not in text and 'data-id="2"' in text and 'data-id="3"' in text
+    assert "Conversation, transcript lines 2\u20133:" in text
+
+
+def test_a_page_may_show_a_conversation_in_parts_and_check_holds_each(tmp_path):
+    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}},
+                     {"p.md": page("ex/conversation#1", "ex/conversation#2-3", "ex/transcript.jsonl")})
+    assert invoke(root).returncode == 0
+    text = (root / "docs/p.md").read_text()
+    assert "Conversation, transcript line 1:" in text and "Conversation, transcript lines 2\u20133:" in text

@@ -301,7 +301,7 @@ def test_a_page_that_is_not_utf8_is_a_broken_page(tmp_path):
                                                              "latin1.md": "caf\xe9\n".encode("latin-1")})
     proc = invoke(root)
     assert proc.returncode == 4, proc.out
-    assert "broken   docs/latin1.md: not UTF-8" in proc.out
+    assert "broken   docs/latin1.md:1: not UTF-8" in proc.out  # with the line of the bad byte
 
 
 def test_an_anchor_error_names_the_source_file_and_line(tmp_path):

@@ -245,13 +245,13 @@ def test_example_toml_with_a_bad_declaration_is_reported(tmp_path):
 def test_example_toml_with_an_unknown_key_is_reported(tmp_path):
     root, proc = run_server(tmp_path, "", None, "timeuot = 3\n")
     assert proc.returncode == 3, proc.out
-    assert "examples/srv/example.toml: unknown key(s) timeuot" in proc.out
+    assert "examples/srv/example.toml:1: unknown key 'timeuot'" in proc.out
 
 
 def test_example_toml_that_is_not_toml_is_reported(tmp_path):
     root, proc = run_server(tmp_path, "", None, "timeout = = 3\n")
     assert proc.returncode == 3, proc.out
-    assert "examples/srv/example.toml: cannot read TOML" in proc.out
+    assert "examples/srv/example.toml:1: cannot read TOML" in proc.out
 
 
 # --- check_stdout in process ---------------------------------------------------------------------------------

@@ -2,10 +2,17 @@
 
 A cache key covers the source files, the build command and the toolchain's version, so an unchanged example is
 not recompiled. An entry records the hash of its binary; an entry that fails that check is rebuilt, never trusted.
+
+Compilers run in the sandbox too (a build.rs or a proc macro is the example's code): rustc and `cargo build` see
+the example's own folder read-only, the toolchain read-only, one writable output folder, no network and a scrubbed
+environment, under a time limit. Downloading crates (`cargo fetch`, which runs no crate code) happens before, outside.
+No sandbox ever sees the cache: a server gets its one binary bound read-only, so no example can plant a binary or
+rewrite an entry's hash for a later run.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -18,18 +25,33 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sandbox as sandboxing
 from .errors import BuildError
 from .model import ANSWER_KEY, CONFIG, TRANSCRIPT, Implementation
 
 BINARY = "server"
 META = "entry.json"
+BUILD_TIMEOUT = 600.0  # seconds for one rustc or cargo build, after which the whole build sandbox is killed
+FETCH_TIMEOUT = 600.0
+INSIDE = "/example"  # where a server's file is bound, alone: __file__ and argv[0] name nothing of the repository
+SOURCE_ROOT = "/src"  # builds see examples/<name>/ here, so diagnostics still say examples/<name>/main.rs
+VENV_INSIDE = "/opt/venv"
 
 
 @dataclass(frozen=True)
 class Built:
-    command: list[str]
+    command: list[str]  # how to start the server on this machine, unsandboxed (host paths)
     compiled: bool  # True when this call ran the compiler (a cache miss or --fresh)
     seconds: float
+    inside: tuple[str, ...] = ()  # the same command as the sandbox sees it
+    mounts: tuple[tuple[str, str], ...] = ()  # (host path, sandbox path), read-only
+
+    def spec(self, sandboxed: bool, home: str, limits: sandboxing.Limits = sandboxing.SERVER_LIMITS
+             ) -> sandboxing.Spec:
+        if not sandboxed:
+            return sandboxing.Spec(list(self.command), env=sandboxing.base_env(home), limits=limits)
+        return sandboxing.Spec(list(self.inside), read_only=self.mounts, env=sandboxing.base_env("/tmp"),
+                               limits=limits)
 
 
 _versions: dict[str, str] = {}
@@ -53,7 +75,7 @@ class Cache:
     def __init__(self, root: Path, fresh: bool = False):
         self.root = root
         self.dir = root / ".cache" / "run_examples" / "builds"
-        self.cargo_target = root / ".cache" / "cargo-target"
+        self.cargo_targets = root / ".cache" / "cargo-target"  # one per example: no build sees another's
         self.fresh = fresh
 
     def lookup(self, key: str) -> Path | None:
@@ -75,6 +97,7 @@ class Cache:
         staging = Path(tempfile.mkdtemp(prefix=f".{key[:12]}-", dir=self.dir))
         try:
             produce(staging)
+            os.chmod(staging / BINARY, 0o755)
             (staging / META).write_text(json.dumps({"sha256": _sha256(staging / BINARY)}))
             final = self.dir / key
             # A good entry may be in use by another run (same key, built at the same time): keep it. --fresh
@@ -130,60 +153,166 @@ def cargo_recipe(locked: bool) -> list[str]:
     return ["cargo", "build", "--message-format=json-render-diagnostics"] + (["--locked"] if locked else [])
 
 
-def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool) -> Built:
+def python_launch(impl: Implementation) -> Built:
+    """The tool's own interpreter (and, in a virtual environment, its site-packages), read-only, and the one file."""
+    inside = [sys.executable, f"{INSIDE}/{impl.entry.name}"]
+    mounts = [(sys.base_prefix, sys.base_prefix), (str(impl.entry), inside[1])]
+    if sys.prefix != sys.base_prefix:  # a venv: bound at a neutral path, so its location names no repository
+        venv = os.path.realpath(sys.prefix)
+        mounts.append((venv, VENV_INSIDE))
+        inside[0] = f"{VENV_INSIDE}/bin/{Path(sys.executable).name}"
+    return Built([sys.executable, str(impl.entry)], False, 0.0, tuple(inside), tuple(mounts))
+
+
+def binary_launch(binary: Path, compiled: bool, seconds: float) -> Built:
+    inside = f"{INSIDE}/{BINARY}"
+    return Built([str(binary)], compiled, seconds, (inside,), ((str(binary), inside),))
+
+
+def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool,
+            sandbox: sandboxing.Sandbox | None = None) -> Built:
     """Return the command that starts this implementation's server, building it if needed."""
+    sandbox = sandbox or sandboxing.Sandbox()
     started = time.monotonic()
     if impl.name == "python":
-        return Built([sys.executable, str(impl.entry)], False, 0.0)
+        return python_launch(impl)
     recipe = rustc_recipe(impl) if impl.name == "rust" else cargo_recipe(locked)
     # --locked only decides whether Cargo.lock may change, not what is built: keep it out of the key.
     keyed_recipe = [a for a in recipe if a != "--locked"]
     key = cache_key(root, impl, keyed_recipe)
     binary = None if cache.fresh else cache.lookup(key)
+    if binary is None and impl.name == "cargo":
+        # A miss: download what Cargo.lock names. Without --check this may write Cargo.lock, so the key is taken
+        # again and the binary filed under the sources as they are now; a later --check with the old (or no)
+        # Cargo.lock then misses the cache and lets `cargo fetch --locked` object.
+        _fetch(root, impl, locked)
+        key = cache_key(root, impl, keyed_recipe)
+        binary = None if cache.fresh else cache.lookup(key)
     if binary is not None:
-        return Built([str(binary)], False, time.monotonic() - started)
+        return binary_launch(binary, False, time.monotonic() - started)
     if impl.name == "rust":
-        produce = lambda folder: _rustc(root, impl, recipe, folder / BINARY)  # noqa: E731
+        produce = lambda folder: _rustc(root, impl, recipe, folder, sandbox)  # noqa: E731
     else:
-        produce = lambda folder: _cargo(root, impl, recipe, cache, folder / BINARY)  # noqa: E731
+        produce = lambda folder: _cargo(root, impl, cache, folder, sandbox)  # noqa: E731
     binary = cache.store(key, produce)
-    if impl.name == "cargo":
-        after = cache_key(root, impl, keyed_recipe)
-        if after != key:  # the build wrote Cargo.lock: file the binary under the sources as they are now, so a
-            # later --check with the old (or no) Cargo.lock misses the cache and lets `cargo --locked` object
-            binary = cache.store(after, lambda folder: shutil.copy2(binary, folder / BINARY))
-            shutil.rmtree(cache.dir / key, ignore_errors=True)
-    return Built([str(binary)], True, time.monotonic() - started)
+    return binary_launch(binary, True, time.monotonic() - started)
 
 
-def _rustc(root: Path, impl: Implementation, recipe: list[str], out: Path) -> None:
-    # Run from the repository root with a relative path, so diagnostics name examples/<name>/main.rs.
-    rel = impl.entry.relative_to(root)
-    proc = subprocess.run(recipe + ["-o", str(out), str(rel)], cwd=root, capture_output=True, text=True)
+@functools.lru_cache(maxsize=1)
+def _toolchain() -> Path:
+    """The real toolchain folder (rustup's proxies in ~/.cargo/bin would need all of ~/.rustup and $HOME)."""
+    out = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise BuildError(f"rustc is needed to build Rust examples and did not run: {out.stderr.strip()}")
+    return Path(out.stdout.strip())
+
+
+def _writable_by_sandbox(path: Path, sandbox: sandboxing.Sandbox) -> None:
+    """As root the sandboxed compiler runs as nobody: hand it its output folder."""
+    if sandbox.enabled and sandbox.as_root:
+        os.chown(path, sandboxing.NOBODY, sandboxing.NOBODY)
+
+
+def _source_mount(root: Path, impl: Implementation) -> tuple[str, str]:
+    rel = impl.source_dir.relative_to(root)
+    return str(impl.source_dir), f"{SOURCE_ROOT}/{rel.as_posix()}"
+
+
+def _build_failure(proc: subprocess.CompletedProcess, what: str) -> str:
+    if proc.returncode is None:
+        return f"{what} did not finish within {BUILD_TIMEOUT:g} s and was stopped"
+    return proc.stderr.decode("utf-8", "replace").rstrip()
+
+
+def _rustc(root: Path, impl: Implementation, recipe: list[str], folder: Path, sandbox: sandboxing.Sandbox) -> None:
+    # Run from the repository root (or /src inside) with a relative path, so diagnostics name examples/<name>/main.rs.
+    rel = impl.entry.relative_to(root).as_posix()
+    if not sandbox.enabled:
+        proc = subprocess.run(recipe + ["-o", str(folder / BINARY), rel], cwd=root, capture_output=True,
+                              timeout=BUILD_TIMEOUT)
+    else:
+        toolchain = _toolchain()
+        _writable_by_sandbox(folder, sandbox)
+        spec = sandboxing.Spec(
+            [str(toolchain / "bin" / "rustc"), *recipe[1:], "-o", "/out/" + BINARY, rel],
+            read_only=((str(toolchain), str(toolchain)), _source_mount(root, impl)),
+            writable=((str(folder), "/out"),), env=sandboxing.base_env("/tmp"), chdir=SOURCE_ROOT,
+            limits=sandboxing.BUILD_LIMITS)
+        proc = sandbox.run(spec, timeout=BUILD_TIMEOUT)
     if proc.returncode != 0:
-        raise BuildError(f"rustc failed:\n{proc.stderr.rstrip()}", file=str(rel))
+        raise BuildError(f"rustc failed:\n{_build_failure(proc, 'rustc')}", file=rel)
 
 
-def _cargo(root: Path, impl: Implementation, recipe: list[str], cache: Cache, out: Path) -> None:
+def _fetch(root: Path, impl: Implementation, locked: bool) -> None:
+    """Download the crates Cargo.lock names (with --check, Cargo.lock may not change). Outside the sandbox: it needs
+    the network, and `cargo fetch` runs no code of any crate (no build script, no proc macro)."""
     manifest = impl.entry.relative_to(root)
-    env = dict(os.environ, CARGO_TARGET_DIR=str(cache.cargo_target))
-    proc = subprocess.run(recipe + ["--manifest-path", str(manifest)], cwd=root, env=env,
-                          capture_output=True, text=True)
+    cmd = ["cargo", "fetch", "--manifest-path", str(manifest)] + (["--locked"] if locked else [])
+    try:
+        proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=FETCH_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"cargo fetch did not finish within {FETCH_TIMEOUT:g} s", file=str(manifest)) from None
+    except OSError as exc:
+        raise BuildError(f"cargo is needed to build this example and did not run: {exc}", file=str(manifest)) from None
     if proc.returncode != 0:
         hint = ""
-        if "--locked" in recipe and "lock file" in proc.stderr:
+        if locked and "lock file" in proc.stderr:
             hint = "\nCargo.lock is missing or out of date; run the tool without --check to update it, and commit it."
+        raise BuildError(f"cargo fetch failed:\n{proc.stderr.rstrip()}{hint}", file=str(manifest))
+
+
+def _cargo_home() -> Path:
+    return Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+
+
+def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox) -> None:
+    manifest = impl.entry.relative_to(root)
+    target = cache.cargo_targets / impl.source_dir.name
+    recipe = cargo_recipe(False)[:2] + ["--frozen", "--offline"] + cargo_recipe(False)[2:]
+    if not sandbox.enabled:
+        env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+        proc = subprocess.run(recipe + ["--manifest-path", str(manifest)], cwd=root, env=env, capture_output=True,
+                              timeout=BUILD_TIMEOUT)
+        inside_manifest, inside_target = str(impl.entry), str(target)
+    else:
+        toolchain = _toolchain()
+        if target.exists() and sandbox.as_root and target.stat().st_uid != sandboxing.NOBODY:
+            shutil.rmtree(target)  # made by an unsandboxed run: the sandbox user could not write it
+        target.mkdir(parents=True, exist_ok=True)
+        _writable_by_sandbox(target, sandbox)
+        host_src, inside_src = _source_mount(root, impl)
+        inside_manifest, inside_target = f"{inside_src}/{impl.entry.name}", "/target"
+        cargo_home = "/opt/cargo-home"
+        downloads = [_cargo_home() / "registry", _cargo_home() / "git"]  # what `cargo fetch` filled, read-only
+        for download in downloads:
+            download.mkdir(parents=True, exist_ok=True)  # a crate without dependencies on a fresh machine
+        env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": cargo_home, "CARGO_TARGET_DIR": inside_target,
+               "RUSTC": str(toolchain / "bin" / "rustc"), "CARGO_TERM_COLOR": "never"}
+        spec = sandboxing.Spec(
+            [str(toolchain / "bin" / "cargo"), *recipe[1:], "--manifest-path", inside_manifest],
+            read_only=((str(toolchain), str(toolchain)), (host_src, inside_src),
+                       *((str(d), f"{cargo_home}/{d.name}") for d in downloads)),
+            writable=((str(target), inside_target),), env=env, chdir=SOURCE_ROOT, limits=sandboxing.BUILD_LIMITS)
+        proc = sandbox.run(spec, timeout=BUILD_TIMEOUT)
+    if proc.returncode != 0:
         raise BuildError(f"cargo build failed (paths are relative to {manifest.parent}/):\n"
-                         f"{proc.stderr.rstrip()}{hint}", file=str(manifest))
+                         f"{_build_failure(proc, 'cargo build')}", file=str(manifest))
     executables = []
-    for line in proc.stdout.splitlines():
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
         try:
             message = json.loads(line)
         except ValueError:
             continue
-        if message.get("reason") == "compiler-artifact" and message.get("executable") \
-                and Path(message.get("manifest_path", "")).resolve() == impl.entry.resolve():
+        if isinstance(message, dict) and message.get("reason") == "compiler-artifact" and message.get("executable") \
+                and message.get("manifest_path") == inside_manifest:
             executables.append(message["executable"])
     if len(executables) != 1:
         raise BuildError(f"expected exactly one binary from cargo, found {len(executables)}", file=str(manifest))
-    shutil.copy2(executables[0], out)
+    built = Path(executables[0])
+    if sandbox.enabled:  # a path inside the sandbox: the same file under the host's target folder
+        try:
+            built = target / built.relative_to(inside_target)
+        except ValueError:
+            raise BuildError(f"cargo reported a binary outside its target folder: {built}",
+                             file=str(manifest)) from None
+    shutil.copyfile(built, folder / BINARY)

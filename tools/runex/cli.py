@@ -11,10 +11,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import build, markers, model, pages, scaffold, schema, verdicts
+from . import build, integrity, markers, model, pages, scaffold, schema, verdicts
+from . import sandbox as sandboxing
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
-from .fsutil import write_atomic
+from .fsutil import remove_leftovers, write_atomic
 from .report import Reporter
 from .verify import Outcome, diff_bytes, verify
 
@@ -24,6 +25,9 @@ transcripts and answer keys into the pages under docs/. With --check, do all of 
 MORE_HELP = f"""other commands:
   serve NAME [--impl rust|cargo|python]   build (from cache) and run an example server on this stdin/stdout
   new NAME --lang rust|python             create examples/NAME with a working server, transcript and answer key
+
+Every build and every server runs in a bubblewrap (bwrap) sandbox: no network, no view of the repository or of
+this environment, a process limit. --unsandboxed (never with CI=true) runs without it, with a warning.
 
 {EXIT_CODES_HELP}"""
 
@@ -61,6 +65,22 @@ class _Parser(argparse.ArgumentParser):
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="build and run examples WITHOUT the bubblewrap sandbox (a machine without bwrap, such "
+                             "as macOS; warns on every run; refused when CI=true)")
+
+
+def make_sandbox(args: argparse.Namespace) -> sandboxing.Sandbox:
+    """Fail closed: the sandbox, or a usage error saying why there is none."""
+    if args.unsandboxed:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            raise UsageError("--unsandboxed is refused when CI=true: CI verifies examples only inside the sandbox. "
+                             "Install bubblewrap on the runner (apt-get install bubblewrap) and drop --unsandboxed.")
+        sandboxing.warn_unsandboxed()
+        return sandboxing.Sandbox(enabled=False)
+    sandbox = sandboxing.Sandbox()
+    sandbox.check()
+    return sandbox
 
 
 def parse_main(argv: list[str]) -> argparse.Namespace:
@@ -160,18 +180,19 @@ def _validator(root: Path) -> verdicts.CachedValidator:
     return verdicts.CachedValidator(build.Cache(root).dir.parent, schema.load_validator)
 
 
-def _verify_all(root, chosen, cache, args, validator):
+def _verify_all(root, chosen, cache, args, validator, sandbox):
     """Yield outcomes as examples finish; -j 1 stays in this thread (no pool), which also keeps profiles whole."""
     if args.jobs == 1:
         for example in chosen:
-            yield verify(root, example, cache, check=args.check, repeat=args.repeat, validator=validator)
+            yield verify(root, example, cache, check=args.check, repeat=args.repeat, validator=validator,
+                         sandbox=sandbox)
         return
     # Longest first: cargo projects, then rustc examples, then Python ones, so no worker ends the run on a build.
     weight = {"cargo": 0, "rust": 1, "python": 2}
     ordered = sorted(chosen, key=lambda e: min(weight[i.name] for i in e.implementations))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator)
-                   for e in ordered]
+        futures = [pool.submit(verify, root, e, cache, check=args.check, repeat=args.repeat, validator=validator,
+                               sandbox=sandbox) for e in ordered]
         for future in as_completed(futures):
             yield future.result()
 
@@ -181,9 +202,15 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     examples, broken = model.discover(root)
     if args.list:
-        return list_examples(root, examples, broken, as_json=args.json)
+        return list_examples(root, examples, broken, as_json=args.json, args=args)
     chosen = shard_of(select(examples, args.names, broken), args.shard)
     reporter = Reporter(verbose=args.verbose)
+    sandbox = make_sandbox(args)
+    if not args.check:  # a killed run's half-written temporary files: this run's to remove
+        for leftover in remove_leftovers([root / "examples", root / "docs"]):
+            reporter.line(f"removed {leftover.relative_to(root)} (left by an interrupted run)")
+    # Every input, hashed before anything runs: checked again before the verdict (see integrity.py).
+    snapshot = integrity.Snapshot(root)
     cache = build.Cache(root, fresh=args.fresh)
     validator = _validator(root)
 
@@ -193,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"{reporter.paint('failed  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
     outcomes: list[Outcome] = []
-    for outcome in _verify_all(root, chosen, cache, args, validator):
+    for outcome in _verify_all(root, chosen, cache, args, validator, sandbox):
         outcomes.append(outcome)
         reporter.example(outcome)
 
@@ -218,7 +245,36 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"{reporter.paint('broken  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
 
+    # A failing example changes none of its files or pages: its blocks stay as they are, and a Cargo.lock that
+    # `cargo fetch` updated for it is put back.
+    frozen = {o.example.name for o in outcomes if o.status == "failed"} | {_example_of(e) for e in broken}
+    if not args.check:
+        for outcome in (o for o in outcomes if o.status == "failed"):
+            for impl in (i for i in outcome.example.implementations
+                         if i.name == "cargo" and i.source_dir == outcome.example.dir):
+                lock = impl.source_dir / "Cargo.lock"
+                before = snapshot.kept.get(str(lock.relative_to(root)))
+                if before is not None and lock.exists() and lock.read_bytes() != before:
+                    write_atomic(lock, before)
+                elif before is None and lock.exists():
+                    lock.unlink()
+    page_results = [_keep_blocks_of(r, frozen) for r in page_results]
     drifted_pages = [r for r in page_results if r.new != r.old]
+
+    # Nothing the run started may have changed an input. Without --check, the files this run writes may already
+    # hold exactly those bytes (a second run at the same time wrote them), and cargo may have updated Cargo.lock.
+    own: dict[str, bytes | None] = {}
+    if not args.check:
+        own = {str(i.source_dir.relative_to(root) / "Cargo.lock"): None
+               for e in chosen for i in e.implementations if i.name == "cargo"}
+        own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
+        own.update({r.rel: _pasted_from(snapshot.kept.get(r.rel), r) for r in page_results})
+    try:
+        snapshot.verify_unchanged(own)
+    except integrity.TamperedError as exc:
+        reporter.line(f"{reporter.paint('failed  ', 'red')} {exc}")
+        reporter.annotate(exc.file, None, exc.message)
+        return EXIT_EXAMPLE_FAILED
     if args.check:
         for result in drifted_pages:
             for block in result.stale:
@@ -268,6 +324,36 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _pasted_from(original: bytes | None, result: pages.PageResult) -> bytes | None:
+    """What this run writes to a page, pasted into the page as it was before the run (not as it is now)."""
+    if original is None:
+        return b""  # did not exist then: any content now is someone else's
+    try:
+        segments = markers.parse(original.decode("utf-8"), result.rel)
+        new_blocks = [s for s in markers.parse(result.new, result.rel) if isinstance(s, markers.Block)]
+    except (UnicodeDecodeError, PageError):
+        return original
+    old_blocks = [s for s in segments if isinstance(s, markers.Block)]
+    if [b.target for b in old_blocks] != [b.target for b in new_blocks]:
+        return original
+    bodies = {old.line: new.body for old, new in zip(old_blocks, new_blocks)}
+    return markers.render(segments, bodies).encode("utf-8")
+
+
+def _keep_blocks_of(result: pages.PageResult, names: set[str]) -> pages.PageResult:
+    """The page as pasted, but with the blocks of the examples in `names` kept exactly as they were."""
+    if not names or not any(b.path.split("/", 1)[0] in names for b in result.blocks):
+        return result
+    old_segments = markers.parse(result.old, result.rel)
+    new_blocks = [s for s in markers.parse(result.new, result.rel) if isinstance(s, markers.Block)]
+    old_blocks = [s for s in old_segments if isinstance(s, markers.Block)]
+    bodies = {old.line: (old.body if old.path.split("/", 1)[0] in names else new.body)
+              for old, new in zip(old_blocks, new_blocks)}
+    stale = [b for b in result.stale if b.path.split("/", 1)[0] not in names]
+    return pages.PageResult(result.path, result.rel, result.old, markers.render(old_segments, bodies),
+                            result.blocks, stale)
+
+
 def _pasted_by(root: Path) -> dict[str, list[str]]:
     where: dict[str, list[str]] = {}
     for path in pages.page_files(root):
@@ -282,9 +368,10 @@ def _pasted_by(root: Path) -> dict[str, list[str]]:
     return where
 
 
-def list_examples(root: Path, examples, broken, *, as_json: bool) -> int:
+def list_examples(root: Path, examples, broken, *, as_json: bool, args: argparse.Namespace) -> int:
     pasted = _pasted_by(root)
     cache = build.Cache(root)
+    sandbox = make_sandbox(args) if as_json else None
     entries = []
     for example in examples:
         impls = []
@@ -296,7 +383,7 @@ def list_examples(root: Path, examples, broken, *, as_json: bool) -> int:
                      "serve_command": serve_cmd}
             if as_json:
                 try:
-                    entry["command"] = build.prepare(root, impl, cache, locked=True).command
+                    entry["command"] = build.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
                 except ToolError as exc:
                     entry["command"] = None
                     entry["error"] = str(exc)
@@ -333,19 +420,24 @@ def serve(args: argparse.Namespace) -> int:
         impl = example.implementation(args.impl)
     except ToolError as exc:
         raise UsageError(exc.message) from None
-    built = build.prepare(root, impl, build.Cache(root), locked=True)
-    # stdout is the wire from here on: nothing but the server may write to it.
+    sandbox = make_sandbox(args)
+    built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
+    # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
+    # sandbox as under --check, with this process's stdin and stdout passed straight through.
     sys.stdout.flush()
-    os.execv(built.command[0], built.command)
+    sys.stderr.flush()
+    sandbox.exec(built.spec(sandbox.enabled, os.getcwd()))
     return EXIT_INTERNAL  # not reached
 
 
 def new(args: argparse.Namespace) -> int:
     root = (args.root or default_root()).resolve()
+    sandbox = make_sandbox(args)
     folder = scaffold.create(root, args.name, args.lang)
     examples, _ = model.discover(root)
     example = next(e for e in examples if e.name == args.name)
-    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=_validator(root))
+    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=_validator(root),
+                     sandbox=sandbox)
     Reporter().example(outcome)
     if outcome.status == "failed":
         return EXIT_EXAMPLE_FAILED

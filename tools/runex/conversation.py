@@ -6,26 +6,22 @@ then varies) and drop requests still in flight when stdin closes.
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import json
 import os
-import resource
 import selectors
-import signal
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
+from . import sandbox as sandboxing
 from .transcript import TranscriptLine
 
-# What a server process may use. Generous for a small example, tight enough to stop a runaway.
-CPU_SECONDS = 60
-ADDRESS_SPACE_BYTES = 8 << 30
-FILE_SIZE_BYTES = 64 << 20
 STDERR_TAIL_BYTES = 64 << 10
-
-SCRUBBED_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 @dataclass
@@ -35,30 +31,6 @@ class RunResult:
     returncode: int | None
     failure: str | None  # None when the conversation completed and the server exited by itself
     seconds: float
-
-
-def scrubbed_env(home: str) -> dict[str, str]:
-    """The same small environment for every run: nothing inherited, nothing secret."""
-    return {
-        "PATH": SCRUBBED_PATH,
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TZ": "UTC",
-        "HOME": home,
-        "TMPDIR": home,
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-
-
-def _limit_resources(pid: int) -> None:
-    """Cap the server right after it starts. prlimit from the parent, not preexec_fn in the child: preexec_fn is
-    documented as unsafe when other threads run (-j), and the window before the caps apply is a few microseconds."""
-    for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_AS, ADDRESS_SPACE_BYTES),
-                         (resource.RLIMIT_FSIZE, FILE_SIZE_BYTES), (resource.RLIMIT_CORE, 0)):
-        try:
-            resource.prlimit(pid, limit, (value, value))
-        except ProcessLookupError:
-            return  # already gone: nothing left to cap
 
 
 class _Pipes:
@@ -72,19 +44,34 @@ class _Pipes:
         self.stdout_eof = False
         self.flooded = False
         self._scanned = 0  # stdout bytes already split into lines
-        self.replies: list[object] = []  # ids of the responses seen so far, in order; None for a null id
+        # Ids of the responses seen and not yet matched to a transcript line (None for a null id). A multiset, not
+        # a position in a list: a reply that arrives early (even before its request was written) is still found,
+        # so the verdict never depends on timing.
+        self.unmatched: collections.Counter = collections.Counter()
         self.selector = selectors.DefaultSelector()
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
             self.selector.register(stream, selectors.EVENT_READ)
 
-    def pump(self, deadline: float) -> None:
-        """Read whatever is ready, waiting at most until `deadline`."""
+    def pump(self, deadline: float, writer=None) -> bool:
+        """Read whatever is ready, waiting at most until `deadline`, or until `writer` (the server's stdin) can
+        take more. Returns True when the writer is ready."""
         timeout = max(0.0, deadline - time.monotonic())
-        if not self.selector.get_map():
-            time.sleep(min(timeout, 0.01))
-            return
-        for key, _ in self.selector.select(timeout):
+        if writer is not None:
+            self.selector.register(writer, selectors.EVENT_WRITE)
+        try:
+            if not self.selector.get_map():
+                time.sleep(min(timeout, 0.01))
+                return False
+            ready = self.selector.select(timeout)
+        finally:
+            if writer is not None:
+                self.selector.unregister(writer)
+        writable = False
+        for key, events in ready:
+            if key.fileobj is writer:
+                writable = True
+                continue
             chunk = os.read(key.fd, 65536)
             if key.fileobj is self.proc.stdout:
                 if not chunk:
@@ -102,6 +89,7 @@ class _Pipes:
                 self.stderr += chunk
                 if len(self.stderr) > STDERR_TAIL_BYTES:
                     del self.stderr[: len(self.stderr) - STDERR_TAIL_BYTES]
+        return writable
 
     def _scan_lines(self) -> None:
         while True:
@@ -110,28 +98,32 @@ class _Pipes:
                 return
             line = bytes(self.stdout[self._scanned:end])
             self._scanned = end + 1
-            try:
-                message = json.loads(line)
+            try:  # a stray non-UTF-8 byte must not hide the reply: the wire check names that byte later
+                message = json.loads(line.decode("utf-8", "surrogateescape"))
             except ValueError:
                 continue
             if isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message):
-                self.replies.append(_id_key(message.get("id")))
+                self.unmatched[_id_key(message.get("id"))] += 1
 
 
 def _id_key(value: object) -> object:
     """JSON-RPC ids compare by type and value: 1, "1" and true are three different things."""
-    return None if value is None else (type(value).__name__, value)
+    if value is None:
+        return None
+    if isinstance(value, (dict, list)):  # not a valid id, and not hashable: still never equal to a valid one
+        return ("invalid", json.dumps(value, sort_keys=True))
+    return (type(value).__name__, value)
 
 
-def converse(cmd: list[str], lines: list[TranscriptLine], *, timeout: float, max_output: int,
-             cwd_parent: Path | None = None) -> RunResult:
+def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptLine], *, timeout: float,
+             max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
+    """Start the server from `spec_for(home)` (home: its writable working directory, /tmp in the sandbox) and
+    hold the conversation."""
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="run-example-", dir=cwd_parent) as home:
-        proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=home, env=scrubbed_env(home), process_group=0,
-        )
-        _limit_resources(proc.pid)
+    workdir = (contextlib.nullcontext("/tmp") if sandbox.enabled
+               else tempfile.TemporaryDirectory(prefix="run-example-", dir=cwd_parent))
+    with workdir as home:
+        proc = sandbox.popen_pipes(spec_for(home), host_cwd=None if sandbox.enabled else home)
         pipes = _Pipes(proc, max_output)
         os.set_blocking(proc.stdin.fileno(), False)  # a server that stops reading must not block the tool
         try:
@@ -139,34 +131,44 @@ def converse(cmd: list[str], lines: list[TranscriptLine], *, timeout: float, max
             if failure is None:
                 failure = _await_exit(proc, pipes, timeout)
         finally:
-            _kill_group(proc)
+            sandboxing.kill(proc)
             proc.wait()
             for stream in (proc.stdin, proc.stdout, proc.stderr):
                 try:
                     stream.close()
                 except OSError:
                     pass
-        return RunResult(bytes(pipes.stdout), bytes(pipes.stderr), proc.returncode, failure,
+        return RunResult(bytes(pipes.stdout), bytes(pipes.stderr), _status(proc), failure,
                          time.monotonic() - started)
 
 
+def _status(proc: subprocess.Popen) -> int | None:
+    """The exit status, with a death by signal as -N whether or not a sandbox ran it: bwrap passes a command's
+    death by signal N on as its own exit status 128+N."""
+    code = proc.returncode
+    if getattr(proc, "sandboxed", False) and code is not None and 128 < code < 128 + 65:
+        return 128 - code
+    return code
+
+
 def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], timeout: float) -> str | None:
-    answered = 0  # how many replies have been matched to transcript lines so far
     for line in lines:
         try:
             written = _write(proc, pipes, line.raw + b"\n", time.monotonic() + timeout)
         except BrokenPipeError:
             return (f"the server closed its stdin before transcript line {line.number} was written "
-                    f"(exit status {proc.poll()})")
+                    f"(exit status {_status(proc) if proc.poll() is not None else None})")
         if not written:
             return _flood_message(pipes) if pipes.flooded else (
                 f"hang: the server stopped reading its stdin; transcript line {line.number} could not be "
                 f"written within {timeout:g} s")
         if not line.expects_reply:
             continue
-        want = {_id_key(line.reply_id)} | ({None} if line.null_reply_allowed else set())
+        # A declared lone-surrogate request may be answered under its id or, by a parser that refuses the line,
+        # with a null id: wait for either, and count off the first one there.
+        wants = [_id_key(line.reply_id)] + ([None] if line.null_reply_allowed else [])
         deadline = time.monotonic() + timeout
-        while want.isdisjoint(pipes.replies[answered:]):
+        while not any(pipes.unmatched[w] > 0 for w in wants):
             if pipes.flooded:
                 return _flood_message(pipes)
             if pipes.stdout_eof:
@@ -175,10 +177,10 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
                 except subprocess.TimeoutExpired:
                     return (f"hang: the server closed its stdout without answering transcript line "
                             f"{line.number} (id {line.reply_id!r}) and did not exit within {timeout:g} s")
-                return (f"the server exited (status {proc.returncode}) without answering transcript line "
+                return (f"the server exited (status {_status(proc)}) without answering transcript line "
                         f"{line.number} (id {line.reply_id!r})")
             if time.monotonic() >= deadline:
-                others = [key[1] if key else None for key in pipes.replies[answered:]]
+                others = [key[1] if key else None for key in pipes.unmatched.elements()]
                 if others:  # it did answer, under another id: say so, that is the bug to fix
                     return (f"no reply with id {line.reply_id!r} to transcript line {line.number} within "
                             f"{timeout:g} s; the server answered with id(s) "
@@ -187,7 +189,7 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
                         f"{timeout:g} s; does the server flush stdout after each line? (raise `timeout` in "
                         f"example.toml if it is only slow)")
             pipes.pump(deadline)
-        answered = len(pipes.replies)
+        pipes.unmatched[next(w for w in wants if pipes.unmatched[w] > 0)] -= 1
     return None
 
 
@@ -203,7 +205,7 @@ def _write(proc: subprocess.Popen, pipes: _Pipes, data: bytes, deadline: float) 
             pass
         if pipes.flooded or time.monotonic() >= deadline:
             return False
-        pipes.pump(min(deadline, time.monotonic() + 0.01))
+        pipes.pump(deadline, writer=proc.stdin)  # wakes as soon as the pipe has room: feeding at pipe speed
     return True
 
 
@@ -234,10 +236,3 @@ def _await_exit(proc: subprocess.Popen, pipes: _Pipes, timeout: float) -> str | 
 def _flood_message(pipes: _Pipes) -> str:
     return (f"flood: the server wrote more than {pipes.max_output} bytes to stdout and was stopped "
             f"(raise `max_output_bytes` in example.toml if that much output is intended)")
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass

@@ -8,6 +8,7 @@ EXIT_USAGE = 2
 EXIT_EXAMPLE_FAILED = 3
 EXIT_BROKEN_PAGE = 4
 EXIT_DRIFT = 5
+EXIT_SANDBOX = 6
 
 EXIT_CODES_HELP = """exit codes:
   0  every example verified and every page up to date (or, without --check, written)
@@ -16,7 +17,8 @@ EXIT_CODES_HELP = """exit codes:
   3  an example failed: bad example.toml or layout, build error, crash, hang, flood, wire violation,
      twins disagree, nondeterminism
   4  a page is broken: bad marker, unknown file or region, path escape, example pasted by no page
-  5  drift (--check only): an answer key or a pasted block differs from what the tool would write"""
+  5  drift (--check only): an answer key or a pasted block differs from what the tool would write
+  6  no sandbox: bubblewrap is missing or cannot create namespaces here (the message says how to fix it)"""
 
 
 class ToolError(Exception):
@@ -60,6 +62,12 @@ class BuildError(ExampleError):
 
 class RunError(ExampleError):
     """The server crashed, hung, flooded stdout or exited with the wrong status."""
+
+
+class SandboxError(ToolError):
+    """The sandbox every build and run needs cannot be set up: nothing is run without it."""
+
+    exit_code = EXIT_SANDBOX
 
 
 class PageError(ToolError):

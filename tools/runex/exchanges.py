@@ -26,7 +26,7 @@ from .model import ExpectedViolation
 from .problems import RULES
 from .transcript import valid_id
 
-LONG = 14  # pretty lines per side above which an exchange is cut to its first 12 (extra.css) with "show all"
+LONG = 12  # pretty lines per side above which an exchange is cut to its first 10 (extra.css) with "show all"
 
 
 # ---------------------------------------------------------------- pretty-printing, numbers kept as written
@@ -52,16 +52,35 @@ def _string(value: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
 
 
-def _pretty(value, indent: str = "") -> str:
+INLINE_WIDTH = 40  # a small object or array that fits in this many columns (indent included) stays on one line
+
+
+def _inline(value) -> str:
+    """One line, with a space after each comma and colon: how a reader writes a small object by hand."""
+    if isinstance(value, _Object):
+        return "{" + ", ".join(f"{_string(k)}: {_inline(v)}" for k, v in value) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return _pretty(value)
+
+
+def _pretty(value, indent: str = "", key_width: int = 0) -> str:
+    """2-space indent; an object or array short enough for the narrow column stays on one line (`"arguments":
+    {"a": 2, "b": 3}`), so the lines that differ between exchanges are not pushed below the cut."""
     inner = indent + "  "
     if isinstance(value, (_Number, _Elided)):
         return str(value)
     if isinstance(value, str):
         return _string(value)
+    if isinstance(value, (_Object, list)) and value:
+        flat = _inline(value)
+        if len(indent) + key_width + len(flat) <= INLINE_WIDTH:
+            return flat
     if isinstance(value, _Object):
         if not value:
             return "{}"
-        return "{\n" + ",\n".join(f"{inner}{_string(k)}: {_pretty(v, inner)}" for k, v in value) + f"\n{indent}}}"
+        return "{\n" + ",\n".join(f"{inner}{_string(k)}: {_pretty(v, inner, len(_string(k)) + 2)}"
+                                   for k, v in value) + f"\n{indent}}}"
     if isinstance(value, list):
         if not value:
             return "[]"
@@ -77,27 +96,33 @@ class _Elided(str):
     """A value left out of the pretty form (the raw line under it has it in full)."""
 
 
-def _params_meta(message):
-    """The parsed `params._meta` of a request read with `_parse_keep_text`, or None."""
+META_HOLDER = {"transcript": "params", "answer key": "result"}  # whose _meta repeats: a request's, a reply's
+
+
+def _body(message, holder: str):
+    """`params` of a request or `result` of a reply, read with `_parse_keep_text`, or None."""
     if not isinstance(message, _Object):
         return None
-    params = next((v for k, v in message if k == "params"), None)
-    if not isinstance(params, _Object):
-        return None
-    return next((v for k, v in params if k == "_meta"), None)
+    body = next((v for k, v in message if k == holder), None)
+    return body if isinstance(body, _Object) else None
 
 
-def pretty(text: str, elide_meta: bool = False) -> str | None:
-    """The message pretty-printed, or None when the line is not JSON. With `elide_meta`, `params._meta` shows as
-    `{…}`: every request repeats the same eight lines of it, which would bury the lines that differ."""
+def _meta_of(message, holder: str):
+    body = _body(message, holder)
+    return None if body is None else next((v for k, v in body if k == "_meta"), None)
+
+
+def pretty(text: str, elide_meta: str | None = None) -> str | None:
+    """The message pretty-printed, or None when the line is not JSON. With `elide_meta` ("params" or "result"),
+    that member's `_meta` shows as `{…}`: every request repeats the same eight lines of `params._meta` and every
+    reply the same `serverInfo`, which would bury the lines that differ."""
     try:
         message = _parse_keep_text(text)
     except ValueError:
         return None
-    if elide_meta:
-        params = next((v for k, v in message if k == "params"), None) if isinstance(message, _Object) else None
-        if isinstance(params, _Object):
-            params[:] = [(k, _Elided("{…}") if k == "_meta" else v) for k, v in params]
+    body = _body(message, elide_meta) if elide_meta else None
+    if body is not None:
+        body[:] = [(k, _Elided("{…}") if k == "_meta" else v) for k, v in body]
     return _pretty(message)
 
 
@@ -112,11 +137,11 @@ class Line:
     message: object  # parsed JSON, or None
     kind: str  # transcript: request, notification, response, invalid; stdout: reply, notification, request, text
     notes: list[ExpectedViolation] = field(default_factory=list)
-    meta_as_in: int | None = None  # a request whose params._meta repeats an earlier line's: shown as {…}
+    meta_as_in: int | None = None  # params._meta (result._meta) repeating an earlier line's of this file: {…}
 
     @property
     def shown(self) -> str | None:
-        return pretty(self.raw, elide_meta=self.meta_as_in is not None)
+        return pretty(self.raw, elide_meta=META_HOLDER[self.file] if self.meta_as_in is not None else None)
 
     @property
     def method(self) -> str | None:
@@ -258,19 +283,23 @@ def _side(line: Line, role: str, title: str) -> list[str]:
             out += ['<p class="exchange-note">JSON, but not a valid JSON-RPC 2.0 message.</p>\n', "\n"]
         out += _fence(shown, ".json .no-copy")
     out += ["\n"]
-    if line.meta_as_in is not None:
-        out += [f'<p class="exchange-note"><code>params._meta</code> {{…}} is the same as on transcript line '
-                f'{line.meta_as_in}; the raw line below has it in full.</p>\n', "\n"]
     for declared in line.notes:
         out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
                 f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
     # data-file and data-line say which exact line the raw block holds (the browser tests compare it byte for byte).
     out += [f'<details class="raw-line" data-file="{html.escape(line.rel, quote=True)}" data-line="{line.number}" '
             f'markdown>\n',
-            f"<summary>Raw line ({html.escape(line.file)} line {line.number})</summary>\n", "\n"]
+            f"<summary>Raw line ({html.escape(line.file)} line {line.number}){_elided_note(line)}</summary>\n", "\n"]
     out += _fence(line.raw, raw_lang)
     out += ["\n", "</details>\n", "\n", "</div>\n", "\n"]
     return out
+
+
+def _elided_note(line: Line) -> str:
+    """Said where the exact line is one click away: what the pretty form left out, and where it is shown."""
+    if line.meta_as_in is None:
+        return ""
+    return f" · <code>_meta</code> as on line {line.meta_as_in}"
 
 
 def _data_id(row: Row) -> str:
@@ -358,25 +387,32 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
                  for n, raw in enumerate(_split(answer_key), start=1)]
     for line in lines_out:
         line.kind = _stdout_kind(line.message)
-    first_meta: tuple[str, int] | None = None  # the first request's params._meta (pretty) and its line
-    for line in lines_in:
-        if line.kind != "request":
-            continue
-        try:
-            meta = _params_meta(_parse_keep_text(line.raw))
-        except ValueError:
-            continue
-        if meta is None:
-            continue
-        if first_meta is None:
-            first_meta = (_pretty(meta), line.number)
-        elif _pretty(meta) == first_meta[0]:
-            line.meta_as_in = first_meta[1]
+    _mark_repeated_meta(lines_in, "request")
+    _mark_repeated_meta(lines_out, "reply")
     for declared in violations:
         where = lines_in if RULES.get(declared.rule, "transcript") == "transcript" else lines_out
         if 1 <= declared.line <= len(where):
             where[declared.line - 1].notes.append(declared)
     return pair(lines_in, lines_out)
+
+
+def _mark_repeated_meta(lines: list[Line], kind: str) -> None:
+    """Shown once in full, then as {…}: a `_meta` equal to the first one of its file (requests' params._meta,
+    replies' result._meta)."""
+    first: tuple[str, int] | None = None  # the first _meta (pretty) and its line
+    for line in lines:
+        if line.kind != kind:
+            continue
+        try:
+            meta = _meta_of(_parse_keep_text(line.raw), META_HOLDER[line.file])
+        except ValueError:
+            continue
+        if meta is None:
+            continue
+        if first is None:
+            first = (_pretty(meta), line.number)
+        elif _pretty(meta) == first[0]:
+            line.meta_as_in = first[1]
 
 
 @dataclass(frozen=True)
@@ -397,25 +433,53 @@ def _stderr_lane(lane: StderrLane) -> list[str]:
     return out + ["\n", "</div>\n", "\n"]
 
 
+class RangeError(ValueError):
+    """A line range that names no part of the transcript."""
+
+
+def select(rows: list[Row], first: int, last: int, count: int) -> list[Row]:
+    """The rows of transcript lines first..last, each with the stdout-only rows shown after it (replies nobody
+    asked for, at the very end, go with the range that reaches the last line)."""
+    if last > count:
+        raise RangeError(f"the transcript has {count} line{'s' if count != 1 else ''}; lines {first}-{last} "
+                         f"run past its end")
+    kept: list[Row] = []
+    keeping = False
+    for row in rows:
+        if row.request is not None:
+            keeping = first <= row.request.number <= last
+        if keeping:  # a stdout-only row goes with the exchange it follows
+            kept.append(row)
+    return kept
+
+
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
            transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None,
-           runs_here: tuple[str, str] | None = None) -> list[str]:
+           lines: tuple[int, int] | None = None, runs_here: tuple[str, str] | None = None) -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file).
+    With `lines`, only the exchanges of those transcript lines (and no stderr lane: it covers the whole run).
 
     `runs_here` is (example name, the Python twin's path) for an example the reader's browser can run (browser.py):
     the view then carries them as data-example and data-python, and docs/javascripts/run-here.js adds its
     "Run it here" button. Without JavaScript the attributes do nothing."""
+    rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel)
+    part = ""
+    if lines is not None:
+        rows = select(rows, *lines, count=len(_split(transcript)))
+        first, last = lines
+        part = f", transcript line {first}" if first == last else f", transcript lines {first}\u2013{last}"
+        stderr = None
     attrs = ""
     if runs_here is not None:
         attrs = (f' data-example="{html.escape(runs_here[0], quote=True)}"'
                  f' data-python="{html.escape(runs_here[1], quote=True)}"')
     body = [f'<div class="conversation"{attrs} markdown>\n', "\n"]
-    for row in conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel):
+    for row in rows:
         body += _row(row)
     if stderr is not None:
         body += _stderr_lane(stderr)
     body += ["</div>\n", "\n",
-             f"Conversation: `{transcript_rel}` (what the client writes) paired by id with `{answer_key_rel}` "
-             f"(what the server answers), laid out by `tools/run_examples.py`; the raw lines are the files' "
-             f"exact bytes.\n", "{: .example-caption }\n"]
+             f"Conversation{part}: `{transcript_rel}` (what the client writes) paired by id with "
+             f"`{answer_key_rel}` (what the server answers), laid out by `tools/run_examples.py`; the raw lines are "
+             f"the files' exact bytes.\n", "{: .example-caption }\n"]
     return ["\n"] + [f"{indent}{line}" if line.strip() else "\n" for line in body] + ["\n"]

@@ -43,6 +43,7 @@ def parse(text: str, page: str) -> list[Segment]:
     lines = text.splitlines(keepends=True)
     segments: list[Segment] = []
     fence: str | None = None
+    fence_line = 0
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -54,7 +55,7 @@ def parse(text: str, page: str) -> list[Segment]:
             continue
         opened = FENCE.match(line)
         if opened:
-            fence = opened.group("fence")
+            fence, fence_line = opened.group("fence"), i + 1
             segments.append(line)
             i += 1
             continue
@@ -82,6 +83,9 @@ def parse(text: str, page: str) -> list[Segment]:
             end += "\n"
         segments.append(Block(i + 1, begin.group("indent"), begin.group("target"), line, lines[i + 1:j], end))
         i = j + 1
+    if fence is not None:  # everything below it would be code, markers too: a stale pair would pass unseen
+        raise PageError(f"the fenced code block opened here ({fence}) never closes; close it with a line of "
+                        f"{fence}", file=page, line=fence_line)
     return segments
 
 

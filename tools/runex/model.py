@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -78,60 +79,126 @@ class Example:
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
+MAX_TIMEOUT = 3600.0
+MAX_OUTPUT_LIMIT = 1 << 30
+
+
+class _Located:
+    """Line numbers for example.toml's keys (tomllib gives values only): errors point at the line to change."""
+
+    def __init__(self, text: str, rel: str):
+        self.lines = text.splitlines()
+        self.rel = rel
+
+    def key(self, key: str) -> int | None:
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        return next((n for n, line in enumerate(self.lines, start=1) if pattern.match(line)), None)
+
+    def table(self, index: int) -> int | None:
+        """The line of the index-th [[expected_violation]] header."""
+        headers = [n for n, line in enumerate(self.lines, start=1)
+                   if re.match(r"^\s*\[\[\s*expected_violation\s*\]\]", line)]
+        return headers[index] if index < len(headers) else None
+
+    def error(self, message: str, line: int | None) -> ConfigError:
+        return ConfigError(message, file=self.rel, line=line)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def load_config(path: Path, rel: str) -> Config:
     if not path.exists():
         return Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read TOML: {exc}", file=rel) from None
-    unknown = set(data) - _CONFIG_KEYS
-    if unknown:
-        raise ConfigError(f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(_CONFIG_KEYS))}",
-                          file=rel)
-    violations = []
-    for entry in data.get("expected_violation", []):
-        if not isinstance(entry, dict) or set(entry) - _VIOLATION_KEYS or not {"rule", "line", "reason"} <= set(entry):
-            raise ConfigError("each [[expected_violation]] needs exactly rule, line and reason", file=rel)
-        if not isinstance(entry["line"], int) or entry["line"] < 1:
-            raise ConfigError(f"expected_violation line must be a positive integer, got {entry['line']!r}", file=rel)
-        violations.append(ExpectedViolation(str(entry["rule"]), entry["line"], str(entry["reason"])))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"not UTF-8 (byte {exc.start}); example.toml is UTF-8", file=rel, line=line) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _toml_error_line(str(exc))
+        raise ConfigError(f"cannot read TOML: {exc}", file=rel, line=line) from None
+    at = _Located(text, rel)
+    for key in sorted(set(data) - _CONFIG_KEYS):
+        raise at.error(f"unknown key {key!r}; known: {', '.join(sorted(_CONFIG_KEYS))}", at.key(key) or at.table(0))
 
-    def number(key, default, kind):
-        value = data.get(key, default)
-        if not isinstance(value, kind) or isinstance(value, bool) or value < 0:
-            raise ConfigError(f"{key} must be a non-negative number, got {value!r}", file=rel)
-        return value
-
+    timeout = data.get("timeout", DEFAULT_TIMEOUT)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not math.isfinite(timeout) \
+            or not 0 < timeout <= MAX_TIMEOUT:
+        raise at.error(f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {timeout!r}",
+                       at.key("timeout"))
+    exit_code = data.get("exit_code", 0)
+    if not _is_int(exit_code) or not 0 <= exit_code <= 255:
+        raise at.error(f"exit_code must be an integer from 0 to 255, got {exit_code!r}", at.key("exit_code"))
+    max_output = data.get("max_output_bytes", DEFAULT_MAX_OUTPUT)
+    if not _is_int(max_output) or not 1 <= max_output <= MAX_OUTPUT_LIMIT:
+        raise at.error(f"max_output_bytes must be an integer from 1 to {MAX_OUTPUT_LIMIT}, got {max_output!r}",
+                       at.key("max_output_bytes"))
+    for key in ("implementations_from", "transcript_from"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, str) or not NAME_PATTERN.match(value)):
+            raise at.error(f"{key} must name another example's folder (lowercase letters, digits, hyphens), "
+                           f"got {value!r}", at.key(key))
     return Config(
-        timeout=float(number("timeout", DEFAULT_TIMEOUT, (int, float))),
-        exit_code=number("exit_code", 0, int),
-        max_output_bytes=number("max_output_bytes", DEFAULT_MAX_OUTPUT, int),
+        timeout=float(timeout),
+        exit_code=exit_code,
+        max_output_bytes=max_output,
         implementations_from=data.get("implementations_from"),
         transcript_from=data.get("transcript_from"),
-        implementations=_names(data, rel),
-        expected_violations=tuple(violations),
-        stderr_lane=_lane(data, rel),
+        implementations=_names(data, at),
+        expected_violations=_violations(data, at),
+        stderr_lane=_lane(data, at),
     )
 
 
-def _lane(data: dict, rel: str) -> str | None:
+def _lane(data: dict, at: _Located) -> str | None:
     lane = data.get("stderr_lane")
     if lane is not None and lane not in IMPLEMENTATION_FILES:
-        raise ConfigError(f"stderr_lane names the implementation whose stderr is shown, one of "
-                          f"{', '.join(IMPLEMENTATION_FILES)}; got {lane!r}", file=rel)
+        raise at.error(f"stderr_lane names the implementation whose stderr is shown, one of "
+                       f"{', '.join(IMPLEMENTATION_FILES)}; got {lane!r}", at.key("stderr_lane"))
     return lane
 
 
-def _names(data: dict, rel: str) -> tuple[str, ...] | None:
+def _toml_error_line(message: str) -> int | None:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else None
+
+
+def _violations(data: dict, at: _Located) -> tuple[ExpectedViolation, ...]:
+    from .problems import RULES  # problems imports this module's ExpectedViolation
+
+    entries = data.get("expected_violation", [])
+    if not isinstance(entries, list):
+        raise at.error("expected_violation must be written as [[expected_violation]] tables",
+                       at.key("expected_violation"))
+    violations = []
+    for index, entry in enumerate(entries):
+        line = at.table(index)
+        if not isinstance(entry, dict) or set(entry) != _VIOLATION_KEYS:
+            raise at.error("each [[expected_violation]] needs exactly rule, line and reason", line)
+        rule, number, reason = entry["rule"], entry["line"], entry["reason"]
+        if rule not in RULES:
+            raise at.error(f"expected_violation rule {rule!r} is not a rule the tool knows; known: "
+                           f"{', '.join(sorted(RULES))}", line)
+        if not _is_int(number) or number < 1:
+            raise at.error(f"expected_violation line must be a positive integer, got {number!r}", line)
+        if not isinstance(reason, str) or not reason.strip():
+            raise at.error("expected_violation reason must say, in words, why the example breaks the rule", line)
+        violations.append(ExpectedViolation(rule, number, reason))
+    return tuple(violations)
+
+
+def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
     names = data.get("implementations")
     if names is None:
         return None
-    if not isinstance(names, list) or not names or any(n not in IMPLEMENTATION_FILES for n in names):
-        raise ConfigError(f"implementations must be a non-empty list drawn from {', '.join(IMPLEMENTATION_FILES)}, "
-                          f"got {names!r}", file=rel)
+    if not isinstance(names, list) or not names or any(n not in IMPLEMENTATION_FILES for n in names) \
+            or len(set(names)) != len(names):
+        raise at.error(f"implementations must be a non-empty list without repeats drawn from "
+                       f"{', '.join(IMPLEMENTATION_FILES)}, got {names!r}", at.key("implementations"))
     return tuple(names)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -76,7 +77,8 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
         old = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel) from None
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel, line=line) from None
     segments = markers.parse(old, rel)
     bodies: dict[int, list[str]] = {}
     blocks = [s for s in segments if isinstance(s, markers.Block)]
@@ -130,9 +132,7 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
     written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
     name = PurePosixPath(block.path).parts[0]
     folder = root / "examples" / name
-    if "#" in block.target:
-        raise PageError(f"{block.target}: a conversation has no regions; write <!-- example-begin: "
-                        f"{name}/{CONVERSATION} -->", file=page, line=block.line)
+    lines = _line_range(block, name, page)
     if not model.NAME_PATTERN.match(name) or not folder.is_dir():
         raise PageError(f"marker names the conversation of example {name!r}, but there is no folder "
                         f"examples/{name}", file=page, line=block.line)
@@ -162,10 +162,29 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
                             f"yet; run the tool without --check to write it", file=page, line=block.line)
         lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
     run = browser.browser_run(root, name, config)
-    runs_here = (name, str(run.server.relative_to(root))) if run is not None else None
-    return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
-                            str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
-                            stderr=lane, runs_here=runs_here)
+    # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one).
+    runs_here = (name, str(run.server.relative_to(root))) if run is not None and lines is None else None
+    try:
+        return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
+                                str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
+                                stderr=lane, lines=lines, runs_here=runs_here)
+    except exchanges.RangeError as exc:
+        raise PageError(f"{block.target}: {exc}", file=page, line=block.line) from None
+
+
+_RANGE = re.compile(r"^(?P<first>[1-9][0-9]*)(?:-(?P<last>[1-9][0-9]*))?$")
+
+
+def _line_range(block: markers.Block, name: str, page: str) -> tuple[int, int] | None:
+    """`NAME/conversation#7-9` shows the exchanges of transcript lines 7 to 9 (`#7`: line 7 alone), so a page can
+    put each part of a conversation next to the prose about it."""
+    if "#" not in block.target:
+        return None
+    found = _RANGE.match(block.region or "")
+    if not found or int(found["last"] or found["first"]) < int(found["first"]):
+        raise PageError(f"{block.target}: after # a conversation takes transcript lines, such as "
+                        f"{name}/{CONVERSATION}#7-9 or {name}/{CONVERSATION}#3", file=page, line=block.line)
+    return int(found["first"]), int(found["last"] or found["first"])
 
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:

@@ -18,6 +18,7 @@ RULES = {
     "stdout-duplicate-reply": "stdout",
     "stdout-missing-reply": "transcript",
     "stdout-schema": "stdout",
+    "stdout-discover-failed": "stdout",
     "transcript-not-json": "transcript",
     "transcript-not-jsonrpc": "transcript",
     "transcript-bad-id": "transcript",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build, conversation, problems, transcript, wire
+from . import sandbox as sandboxing
 from .errors import BuildError, ExampleError
 from .model import Example
 from .problems import Problem
@@ -38,11 +39,12 @@ class Outcome:
 
 
 def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, repeat: int,
-           validator: wire.MessageValidator | None) -> Outcome:
+           validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox | None = None) -> Outcome:
     started = time.monotonic()
     outcome = Outcome(example, root, "verified")
+    sandbox = sandbox or sandboxing.Sandbox()
     try:
-        _verify(root, example, cache, outcome, check=check, repeat=repeat, validator=validator)
+        _verify(root, example, cache, outcome, check=check, repeat=repeat, validator=validator, sandbox=sandbox)
     except ExampleError as exc:
         outcome.fail(exc.message, exc.file, exc.line)
     outcome.seconds = time.monotonic() - started
@@ -52,7 +54,7 @@ def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, rep
 
 
 def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, *, check: bool, repeat: int,
-            validator: wire.MessageValidator | None) -> None:
+            validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox) -> None:
     rel_transcript = outcome.rel(example.transcript)
     rel_key = outcome.rel(example.answer_key)
     lines, found = transcript.read(example.transcript, rel_transcript)
@@ -69,7 +71,7 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     outputs: dict[str, bytes] = {}
     for impl in example.implementations:
         try:
-            built = build.prepare(root, impl, cache, locked=check)
+            built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
         except BuildError:
             outcome.compiled.append(impl.name)  # the compiler ran and failed: not a cached build
             raise
@@ -77,8 +79,9 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
             outcome.compiled.append(impl.name)
         runs = []
         for _ in range(max(1, repeat)):
-            result = conversation.converse(built.command, lines, timeout=example.config.timeout,
-                                           max_output=example.config.max_output_bytes)
+            result = conversation.converse(lambda home: built.spec(sandbox.enabled, home), lines,
+                                           timeout=example.config.timeout,
+                                           max_output=example.config.max_output_bytes, sandbox=sandbox)
             outcome.stderr[impl.name] = result.stderr
             if result.failure is None and result.returncode != example.config.exit_code:
                 result.failure = (f"the server exited with status {result.returncode}, "
@@ -102,9 +105,10 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     names = list(outputs)
     for name in names[1:]:
         if outputs[name] != outputs[names[0]]:
-            outcome.fail(f"twins disagree: {names[0]} and {name} wrote different stdout for the same "
-                         f"transcript; they must match byte for byte\n"
-                         + diff_bytes(outputs[names[0]], outputs[name], names[0], name), rel_key)
+            line = first_difference(outputs[names[0]], outputs[name])
+            outcome.fail(f"{rel_key}:{line}: twins disagree: {names[0]} and {name} wrote different stdout for the "
+                         f"same transcript; they must match byte for byte\n"
+                         + diff_bytes(outputs[names[0]], outputs[name], names[0], name), rel_key, line)
             return
     stdout = outputs[names[0]]
 

@@ -10,7 +10,7 @@ import json
 from typing import Protocol
 
 from .problems import Problem
-from .transcript import TranscriptLine, valid_id
+from .transcript import TranscriptLine, classify, valid_id
 
 
 class MessageValidator(Protocol):
@@ -157,6 +157,11 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
                                               f"{answered[key]}; each request gets exactly one reply")
             continue
         answered[key] = number
+        if has_error and request.method == "server/discover" and not classify(request.number, request.raw, "")[1]:
+            # Servers MUST implement server/discover (2026-07-28, server/discover): a well-formed one gets a result.
+            problem("stdout-discover-failed", f"server/discover (transcript line {request.number}) was answered "
+                                              f"with error {message['error'].get('code')}; every 2026-07-28 server "
+                                              f"must implement it and answer with a DiscoverResult")
         if validator is not None and (has_error or request.kind == "request"):  # a malformed line has no method
             findings = (validator.check_result(request.method, message["result"]) if has_result
                         else validator.check_error(message["error"]))
