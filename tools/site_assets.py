@@ -10,7 +10,7 @@
 
 The folder is rebuilt whole each time (written next to it, then renamed into place), so a removed example leaves
 nothing behind. Without node_modules/pyodide the examples are still copied and the script says what to run; the
-site builds and works, only the button cannot start Python.
+site builds and works, only the button cannot start Python. With CI=true that is an error (exit 1).
 
 Usage: python tools/site_assets.py [--root DIR]
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -80,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     if not have_pyodide:
         print(f"site_assets: node_modules/pyodide is missing, so the 'Run it here' buttons cannot start Python; "
               f"fix: {FIX}", file=sys.stderr)
+        if os.environ.get("CI") == "true":  # never publish or test a site whose buttons cannot work
+            return 1
     else:
         print(f"site_assets: {target.relative_to(args.root.resolve())} ready")
     return 0
