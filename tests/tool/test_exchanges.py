@@ -115,7 +115,7 @@ def test_a_repeated_meta_is_shown_once_and_elided_after_with_the_line_it_repeats
     assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown
     assert third.meta_as_in is None and "2025-11-25" in third.shown  # a different _meta is shown in full
     text = rendered(transcript, jsonl(reply(1), reply(2), reply(3)))
-    assert "Raw line (transcript line 2) · <code>_meta</code> as on line 1</summary>" in text
+    assert "Raw line · <code>_meta</code> as on line 1</summary>" in text
     assert text.count(req(2)) == 1  # the raw line keeps it whole
     # Replies too: a result._meta equal to the first reply's is elided, and says which line it repeats.
     info = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
@@ -124,7 +124,7 @@ def test_a_repeated_meta_is_shown_once_and_elided_after_with_the_line_it_repeats
     assert first.meta_as_in is None and "serverInfo" in first.shown
     assert second.meta_as_in == 1 and '"_meta": {…}' in second.shown and "serverInfo" not in second.shown
     assert third.meta_as_in is None
-    assert "Raw line (answer key line 2) · <code>_meta</code> as on line 1</summary>" in rendered(transcript, answers)
+    assert "Raw line · <code>_meta</code> as on line 1</summary>" in rendered(transcript, answers)
 
 
 def test_a_duplicated_request_id_takes_its_replies_in_order():

@@ -289,7 +289,7 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     # data-file and data-line say which exact line the raw block holds (the browser tests compare it byte for byte).
     out += [f'<details class="raw-line" data-file="{html.escape(line.rel, quote=True)}" data-line="{line.number}" '
             f'markdown>\n',
-            f"<summary>Raw line ({html.escape(line.file)} line {line.number}){_elided_note(line)}</summary>\n", "\n"]
+            f"<summary>Raw line{_elided_note(line)}</summary>\n", "\n"]
     out += _fence(line.raw, raw_lang)
     out += ["\n", "</details>\n", "\n", "</div>\n", "\n"]
     return out
