@@ -98,6 +98,18 @@ for line in sys.stdin:
 
 ECHO = server()
 
+# A loop that answers a line it cannot parse with -32700 and a null id, and every request as ECHO_LOOP does.
+PARSE_ERROR_LOOP = '''
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        continue
+    if "id" in msg:
+        answer(msg)
+'''
+
 # A std-only Rust server: answers the n-th request line with id n (transcripts for it use ids 1, 2, ...).
 RUST_ECHO = r'''use std::io::{self, BufRead, Write};
 

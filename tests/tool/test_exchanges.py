@@ -12,7 +12,7 @@ import re
 import markdown
 import pytest
 
-from .runex_helpers import ECHO, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
+from .runex_helpers import ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
 from runex import exchanges, markers, pages
 from runex.model import ExpectedViolation
 
@@ -265,16 +265,7 @@ def test_a_changed_answer_key_changes_the_conversation_in_the_same_run(tmp_path)
 
 def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp_path):
     transcript = jsonl(req(1), "{broken")
-    answerer = server('''
-        for line in sys.stdin:
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-                continue
-            if "id" in msg:
-                answer(msg)
-        ''')
+    answerer = server(PARSE_ERROR_LOOP)
     toml = 'transcript_from = "src"\n' + violation("transcript-not-json", 2, "cut short on purpose")
     root = make_repo(tmp_path, {"src": {"server.py": answerer, "transcript.jsonl": transcript},
                                 "ex": {"server.py": answerer, "example.toml": toml}},

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .runex_helpers import (META, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
+from .runex_helpers import (META, PARSE_ERROR_LOOP, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
 from runex import transcript, wire
 
 KEY = "examples/srv/answer_key.jsonl"
@@ -200,21 +200,9 @@ def test_an_expected_violation_of_another_rule_does_not_excuse_this_one(tmp_path
     assert f"{KEY}:2: [stdout-not-a-message]" in proc.out
 
 
-PARSE_ERROR_SERVER = '''
-for line in sys.stdin:
-    try:
-        msg = json.loads(line)
-    except ValueError:
-        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-        continue
-    if "id" in msg:
-        answer(msg)
-'''
-
-
 def test_a_declared_malformed_transcript_line_gets_one_null_id_reply(tmp_path):
     lines = jsonl(req(1), '{"jsonrpc":"2.0","id":2,"method":"tools/li', req(3))
-    root, proc = run_server(tmp_path, PARSE_ERROR_SERVER, lines, violation("transcript-not-json", 2))
+    root, proc = run_server(tmp_path, PARSE_ERROR_LOOP, lines, violation("transcript-not-json", 2))
     assert proc.returncode == 0, proc.out
     assert "expected: transcript-not-json at transcript.jsonl:2" in proc.out
     replies = [json.loads(l) for l in (root / KEY).read_text().splitlines()]
