@@ -21,10 +21,11 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .model import ExpectedViolation
 from .problems import RULES
-from .transcript import valid_id
+from .transcript import classify, valid_id
 
 LONG = 12  # pretty lines per side above which an exchange is cut to its first 10 (extra.css) with "show all"
 
@@ -139,8 +140,10 @@ class Line:
     notes: list[ExpectedViolation] = field(default_factory=list)
     meta_as_in: int | None = None  # params._meta (result._meta) repeating an earlier line's of this file: {…}
 
-    @property
+    @cached_property
     def shown(self) -> str | None:
+        """The pretty form, parsed once (the height check and the markup both need it). conversation() sets
+        meta_as_in before anything reads this."""
         return pretty(self.raw, elide_meta=META_HOLDER[self.file] if self.meta_as_in is not None else None)
 
     @property
@@ -154,11 +157,15 @@ class Line:
         return None
 
 
-def _split(data: bytes) -> list[str]:
+def _chunks(data: bytes) -> list[bytes]:
     chunks = data.split(b"\n")
     if chunks and chunks[-1] == b"":
         chunks.pop()
-    return [c.decode("utf-8", errors="replace").removesuffix("\r") for c in chunks]
+    return chunks
+
+
+def _text(chunk: bytes) -> str:
+    return chunk.decode("utf-8", errors="replace").removesuffix("\r")
 
 
 def _load(text: str):
@@ -166,16 +173,6 @@ def _load(text: str):
         return json.loads(text)
     except ValueError:
         return None
-
-
-def _transcript_kind(message) -> str:
-    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-        return "invalid"
-    if "method" not in message:
-        return "response" if "result" in message or "error" in message else "invalid"
-    if "id" not in message:
-        return "notification"
-    return "request" if valid_id(message["id"]) else "invalid"
 
 
 def _stdout_kind(message) -> str:
@@ -379,12 +376,13 @@ def _row(row: Row) -> list[str]:
 def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
                  transcript_rel: str = "transcript.jsonl", answer_key_rel: str = "answer_key.jsonl") -> list[Row]:
     """Both files read, classified, annotated with their declared violations, and paired into rows."""
-    lines_in = [Line("transcript", transcript_rel, n, raw, _load(raw), "")
-                for n, raw in enumerate(_split(transcript), start=1)]
-    for line in lines_in:
-        line.kind = _transcript_kind(line.message)
-    lines_out = [Line("answer key", answer_key_rel, n, raw, _load(raw), "")
-                 for n, raw in enumerate(_split(answer_key), start=1)]
+    # A transcript line's kind is the one the runner and the wire check give it (transcript.classify), so the view
+    # pairs exactly the lines the tool expects replies to.
+    lines_in = [Line("transcript", transcript_rel, n, _text(chunk), _load(_text(chunk)),
+                     classify(n, chunk, transcript_rel)[0].kind)
+                for n, chunk in enumerate(_chunks(transcript), start=1)]
+    lines_out = [Line("answer key", answer_key_rel, n, _text(chunk), _load(_text(chunk)), "")
+                 for n, chunk in enumerate(_chunks(answer_key), start=1)]
     for line in lines_out:
         line.kind = _stdout_kind(line.message)
     _mark_repeated_meta(lines_in, "request")
@@ -465,7 +463,7 @@ def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViola
     rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel)
     part = ""
     if lines is not None:
-        rows = select(rows, *lines, count=len(_split(transcript)))
+        rows = select(rows, *lines, count=len(_chunks(transcript)))
         first, last = lines
         part = f", transcript line {first}" if first == last else f", transcript lines {first}\u2013{last}"
         stderr = None
