@@ -45,6 +45,14 @@ def run_hostile(tmp_path: Path, body: str, *args: str, env: dict | None = None):
     return root, first
 
 
+# The end of every hostile body: answer each request, reporting in the reply what the server saw.
+ANSWER_WITH_WHAT_IT_SAW = '''
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        answer(msg, seen=seen)
+'''
+
 # A probe every Python server below shares: try to read and write the repository by every route it might know.
 PROBE = '''
 from pathlib import Path
@@ -70,12 +78,7 @@ seen = {
 
 
 def test_a_python_server_cannot_find_or_write_the_repository_through_its_file(tmp_path):
-    body = PROBE + '''
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" in msg:
-        answer(msg, seen=seen)
-'''
+    body = PROBE + ANSWER_WITH_WHAT_IT_SAW
     root, first = run_hostile(tmp_path, body)
     assert first.returncode == 0, first.out
     before = snapshot(root)
@@ -167,11 +170,7 @@ for pid in pids:
     except OSError:
         pass
 seen = {"pids": pids, "secret_in": found, "ppid": os.getppid(), "own_env": "hunter2" in str(os.environ)}
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" in msg:
-        answer(msg, seen=seen)
-'''
+''' + ANSWER_WITH_WHAT_IT_SAW
     root, first = run_hostile(tmp_path, body, env={"RUNEX_TEST_SECRET": "hunter2"})
     assert first.returncode == 0, first.out
     seen = seen_by(root)
@@ -199,11 +198,7 @@ seen = {{
     "connect": attempt(lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2)),
     "resolve": attempt(lambda: socket.getaddrinfo("example.com", 443)),
 }}
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" in msg:
-        answer(msg, seen=seen)
-'''
+''' + ANSWER_WITH_WHAT_IT_SAW
     try:
         root, first = run_hostile(tmp_path, body)
         assert first.returncode == 0, first.out
@@ -267,11 +262,7 @@ for _ in range(500):
         os._exit(0)
     children += 1
 seen = {"children": children, "error": error, "uid": os.getuid(), "nested_userns": nested}
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" in msg:
-        answer(msg, seen=seen)
-'''
+''' + ANSWER_WITH_WHAT_IT_SAW
     root, first = run_hostile(tmp_path, body)
     assert first.returncode == 0, first.out
     seen = seen_by(root)
