@@ -217,3 +217,58 @@ def test_list_json_gives_a_command_that_starts_the_built_server(tmp_path, rustc)
     reply = subprocess.run(command, input=(req(1) + "\n").encode(), capture_output=True, timeout=10)
     assert reply.returncode == 0
     assert json.loads(reply.stdout)["id"] == 1
+
+
+WORKSPACE_TOML = '[workspace]\nresolver = "2"\nmembers = ["one", "two"]\n'
+
+
+def member_toml(name: str) -> str:
+    return f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+
+
+def test_workspace_members_share_one_lock_and_one_target_and_rebuild_alone(tmp_path, cargo):
+    """Examples in examples/Cargo.toml's workspace: one Cargo.lock beside it, one shared target folder, and a cache
+    key per member, so an edit to one member rebuilds that member and no other."""
+    root = make_repo(tmp_path, {name: {"Cargo.toml": member_toml(name), "src/main.rs": rust_echo(name),
+                                       "transcript.jsonl": jsonl(req(1))} for name in ("one", "two")})
+    (root / "examples/Cargo.toml").write_text(WORKSPACE_TOML)
+
+    first = invoke(root)
+    assert first.returncode == 0, first.out
+    assert note_of(first.out, "one") == note_of(first.out, "two") == "built cargo"
+    assert (root / "examples/Cargo.lock").is_file(), "the workspace's one lock file"
+    assert not (root / "examples/one/Cargo.lock").exists() and not (root / "examples/two/Cargo.lock").exists()
+    assert [p.name for p in (root / ".cache/cargo-target").iterdir()] == ["workspace"]
+    assert '"who":"two"' in (root / "examples/two/answer_key.jsonl").read_text()
+    assert build.source_files(build_impl(root, "one"))[:2] == [root / "examples/Cargo.toml",
+                                                                root / "examples/Cargo.lock"]
+
+    (root / "examples/one/src/main.rs").write_text(rust_echo("one, edited"))
+    edited = invoke(root)
+    assert edited.returncode == 0, edited.out
+    assert note_of(edited.out, "one") == "built cargo"
+    assert note_of(edited.out, "two") == "cached build", "an edit to one member rebuilt another"
+
+    # The workspace's manifest is every member's input: touching it rebuilds both.
+    (root / "examples/Cargo.toml").write_text(WORKSPACE_TOML + "\n[profile.dev]\ndebug = false\n")
+    both = invoke(root, "--check")
+    assert both.returncode == 0, both.out
+    assert note_of(both.out, "one") == note_of(both.out, "two") == "built cargo"
+
+
+def test_a_cargo_example_missing_from_the_workspace_says_where_to_add_it(tmp_path, cargo):
+    root = make_repo(tmp_path, {name: {"Cargo.toml": member_toml(name), "src/main.rs": rust_echo(name),
+                                       "transcript.jsonl": jsonl(req(1))} for name in ("one", "two", "three")})
+    (root / "examples/Cargo.toml").write_text(WORKSPACE_TOML)
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "examples/three has a Cargo.toml but is not a member of the examples' workspace" in proc.out
+    assert 'add "three" to `members` in examples/Cargo.toml' in proc.out and "python tools/run_examples.py three" in proc.out
+
+
+def build_impl(root: Path, name: str):
+    from runex import model
+
+    examples, errors = model.discover(root)
+    assert not errors
+    return next(e for e in examples if e.name == name).implementations[0]

@@ -4,8 +4,9 @@ A cache key covers the source files, the build command and the toolchain's versi
 not recompiled. An entry records the hash of its binary; an entry that fails that check is rebuilt, never trusted.
 
 Compilers run in the sandbox too (a build.rs or a proc macro is the example's code): rustc and `cargo build` see
-the example's own folder read-only, the toolchain read-only, one writable output folder, no network and a scrubbed
-environment, under a time limit. Downloading crates (`cargo fetch`, which runs no crate code) happens before, outside.
+the example's own folder read-only (a member of the examples' cargo workspace sees examples/, which cargo needs for
+the workspace's manifests and its one Cargo.lock), the toolchain read-only, one writable output folder, no network
+and a scrubbed environment, under a time limit. Downloading crates (`cargo fetch`, which runs no crate code) happens before, outside.
 No sandbox ever sees the cache: a server gets its one binary bound read-only, so no example can plant a binary or
 rewrite an entry's hash for a later run.
 """
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,7 +77,8 @@ class Cache:
     def __init__(self, root: Path, fresh: bool = False):
         self.root = root
         self.dir = root / ".cache" / "run_examples" / "builds"
-        self.cargo_targets = root / ".cache" / "cargo-target"  # one per example: no build sees another's
+        # One per standalone cargo project; the examples' workspace shares one ("workspace"), as cargo would.
+        self.cargo_targets = root / ".cache" / "cargo-target"
         self.fresh = fresh
 
     def lookup(self, key: str) -> Path | None:
@@ -123,12 +126,47 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+WORKSPACE_FILES = ("Cargo.toml", "Cargo.lock")  # what every member of the examples' workspace is built from
+
+
+def workspace_of(impl: Implementation) -> Path | None:
+    """The examples' cargo workspace (examples/Cargo.toml with [workspace]) when this cargo project is in it.
+
+    Only the folder right above the example is looked at: that is where the one workspace lives, and a member
+    cannot sit deeper. A project outside it (a test's own repository, say) builds alone, as before.
+    """
+    if impl.name != "cargo":
+        return None
+    manifest = impl.source_dir.parent / "Cargo.toml"
+    try:
+        return impl.source_dir.parent if "workspace" in tomllib.loads(manifest.read_text("utf-8")) else None
+    except (OSError, ValueError):
+        return None
+
+
+def workspace_members(workspace: Path) -> list[str]:
+    try:
+        members = tomllib.loads((workspace / "Cargo.toml").read_text("utf-8"))["workspace"].get("members", [])
+    except (OSError, ValueError, KeyError, AttributeError):
+        return []
+    return [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+
+
+def lock_file(impl: Implementation) -> Path:
+    """The Cargo.lock a cargo project's build reads (and `cargo fetch` may write): the workspace's for a member."""
+    return (workspace_of(impl) or impl.source_dir) / "Cargo.lock"
+
+
 def source_files(impl: Implementation) -> list[Path]:
-    """The files whose bytes decide what gets built: a single file, or a cargo project's whole folder."""
+    """The files whose bytes decide what gets built: a single file, or a cargo project's whole folder and, for a
+    workspace member, the workspace's manifest and its one Cargo.lock (other members cannot change this binary)."""
     if impl.name == "cargo":
         skip = {TRANSCRIPT, ANSWER_KEY, CONFIG}
-        return sorted(p for p in impl.source_dir.rglob("*")
-                      if p.is_file() and p.name not in skip and "target" not in p.relative_to(impl.source_dir).parts)
+        own = sorted(p for p in impl.source_dir.rglob("*")
+                     if p.is_file() and p.name not in skip and "target" not in p.relative_to(impl.source_dir).parts)
+        workspace = workspace_of(impl)
+        shared = [workspace / name for name in WORKSPACE_FILES if (workspace / name).is_file()] if workspace else []
+        return shared + own
     return [impl.entry]
 
 
@@ -136,8 +174,9 @@ def cache_key(root: Path, impl: Implementation, recipe: list[str]) -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps([impl.name, recipe, toolchain_version("rustc"),
                               toolchain_version("cargo") if impl.name == "cargo" else ""]).encode())
+    base = impl.source_dir.parent if workspace_of(impl) else impl.source_dir
     for path in source_files(impl):
-        digest.update(str(path.relative_to(impl.source_dir)).encode() + b"\0")
+        digest.update(str(path.relative_to(base)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -213,9 +252,11 @@ def _writable_by_sandbox(path: Path, sandbox: sandboxing.Sandbox) -> None:
         os.chown(path, sandboxing.NOBODY, sandboxing.NOBODY)
 
 
-def _source_mount(root: Path, impl: Implementation) -> tuple[str, str]:
-    rel = impl.source_dir.relative_to(root)
-    return str(impl.source_dir), f"{SOURCE_ROOT}/{rel.as_posix()}"
+def _source_mount(root: Path, impl: Implementation, folder: Path | None = None) -> tuple[str, str]:
+    """The example's folder (or the given one, such as the workspace), at the same relative path under /src."""
+    folder = folder or impl.source_dir
+    rel = folder.relative_to(root)
+    return str(folder), f"{SOURCE_ROOT}/{rel.as_posix()}"
 
 
 def _build_failure(proc: subprocess.CompletedProcess, what: str) -> str:
@@ -247,6 +288,7 @@ def _fetch(root: Path, impl: Implementation, locked: bool) -> None:
     """Download the crates Cargo.lock names (with --check, Cargo.lock may not change). Outside the sandbox: it needs
     the network, and `cargo fetch` runs no code of any crate (no build script, no proc macro)."""
     manifest = impl.entry.relative_to(root)
+    _check_member(root, impl)
     cmd = ["cargo", "fetch", "--manifest-path", str(manifest)] + (["--locked"] if locked else [])
     try:
         proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=FETCH_TIMEOUT)
@@ -261,13 +303,44 @@ def _fetch(root: Path, impl: Implementation, locked: bool) -> None:
         raise BuildError(f"cargo fetch failed:\n{proc.stderr.rstrip()}{hint}", file=str(manifest))
 
 
+def _check_member(root: Path, impl: Implementation) -> None:
+    """A cargo project in the examples' folder must be listed in the workspace (cargo's own words are obscure)."""
+    workspace = workspace_of(impl)
+    if workspace is None:
+        return
+    manifest = (workspace / "Cargo.toml").relative_to(root)
+    if impl.source_dir.name not in workspace_members(workspace):
+        raise BuildError(f"examples/{impl.source_dir.name} has a Cargo.toml but is not a member of the examples' "
+                         f"workspace: add \"{impl.source_dir.name}\" to `members` in {manifest}, then run "
+                         f"`python tools/run_examples.py {impl.source_dir.name}`", file=str(manifest))
+    stray = impl.source_dir / "Cargo.lock"
+    if stray.exists():
+        raise BuildError(f"a workspace member has no Cargo.lock of its own (cargo ignores it; the workspace's is "
+                         f"{(workspace / 'Cargo.lock').relative_to(root)}): delete it",
+                         file=str(stray.relative_to(root)))
+
+
+# Members share one target folder; cargo would make a second build wait on its lock anyway, and waiting here
+# keeps that wait out of the build's time limit.
+_workspace_build = threading.Lock()
+
+
 def _cargo_home() -> Path:
     return Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
 
 
 def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox) -> None:
+    if workspace_of(impl) is None:
+        _cargo_build(root, impl, cache.cargo_targets / impl.source_dir.name, folder, sandbox)
+        return
+    with _workspace_build:
+        _cargo_build(root, impl, cache.cargo_targets / "workspace", folder, sandbox)
+
+
+def _cargo_build(root: Path, impl: Implementation, target: Path, folder: Path, sandbox: sandboxing.Sandbox) -> None:
+    """`cargo build` of one package: a standalone project sees its own folder, a workspace member all of examples/
+    (cargo reads every member's manifest and the one Cargo.lock), read-only either way."""
     manifest = impl.entry.relative_to(root)
-    target = cache.cargo_targets / impl.source_dir.name
     recipe = cargo_recipe(False)[:2] + ["--frozen", "--offline"] + cargo_recipe(False)[2:]
     if not sandbox.enabled:
         env = dict(os.environ, CARGO_TARGET_DIR=str(target))
@@ -280,8 +353,10 @@ def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox
             shutil.rmtree(target)  # made by an unsandboxed run: the sandbox user could not write it
         target.mkdir(parents=True, exist_ok=True)
         _writable_by_sandbox(target, sandbox)
-        host_src, inside_src = _source_mount(root, impl)
-        inside_manifest, inside_target = f"{inside_src}/{impl.entry.name}", "/target"
+        workspace = workspace_of(impl)
+        host_src, inside_src = _source_mount(root, impl, workspace)
+        inside_manifest = f"{SOURCE_ROOT}/{manifest.as_posix()}"
+        inside_target = "/target"
         cargo_home = "/opt/cargo-home"
         downloads = [_cargo_home() / "registry", _cargo_home() / "git"]  # what `cargo fetch` filled, read-only
         for download in downloads:

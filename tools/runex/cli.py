@@ -252,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         for outcome in (o for o in outcomes if o.status == "failed"):
             for impl in (i for i in outcome.example.implementations
                          if i.name == "cargo" and i.source_dir == outcome.example.dir):
-                lock = impl.source_dir / "Cargo.lock"
+                lock = build.lock_file(impl)
                 before = snapshot.kept.get(str(lock.relative_to(root)))
                 if before is not None and lock.exists() and lock.read_bytes() != before:
                     write_atomic(lock, before)
@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     # hold exactly those bytes (a second run at the same time wrote them), and cargo may have updated Cargo.lock.
     own: dict[str, bytes | None] = {}
     if not args.check:
-        own = {str(i.source_dir.relative_to(root) / "Cargo.lock"): None
+        own = {str(build.lock_file(i).relative_to(root)): None
                for e in chosen for i in e.implementations if i.name == "cargo"}
         own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
         own.update({r.rel: _pasted_from(snapshot.kept.get(r.rel), r) for r in page_results})

@@ -218,7 +218,9 @@ def discover(root: Path) -> tuple[list[Example], list[ConfigError]]:
     errors: list[ConfigError] = []
     if not examples_dir.is_dir():
         return examples, errors
-    folders = sorted(p for p in examples_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    # target/: where a contributor's own `cargo build` in the examples' workspace puts its output; not an example.
+    folders = sorted(p for p in examples_dir.iterdir()
+                     if p.is_dir() and not p.name.startswith((".", "_")) and p.name != "target")
     by_name = {p.name: p for p in folders}
     for folder in folders:
         rel = f"examples/{folder.name}"
