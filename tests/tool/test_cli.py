@@ -388,15 +388,29 @@ def test_serve_an_unknown_example_or_implementation(tmp_path):
 
 # --- new --------------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang, entry", [("python", "server.py"), ("rust", "main.rs")])
-def test_new_creates_an_example_that_passes_check_once_pasted(tmp_path, lang, entry):
-    if lang == "rust":
-        require("rustc")
+@pytest.mark.parametrize("lang, entry, files", [
+    ("python", "server.py", ["server.py"]),
+    ("rust", "main.rs", ["main.rs"]),
+    ("cargo", "src/main.rs", ["Cargo.toml", "src"]),
+])
+def test_new_creates_an_example_that_passes_check_once_pasted(tmp_path, lang, entry, files):
+    if lang != "python":
+        require("rustc" if lang == "rust" else "cargo")
     root = make_repo(tmp_path, {})
+    if lang == "cargo":  # the repository's layout: one workspace, which `new` joins the example to
+        write(root / "examples/Cargo.toml", '# the examples\' workspace\n[workspace]\nresolver = "2"\nmembers = []\n')
+        assert tool(root, "new", "zz-later", "--lang", lang).returncode == 0
+        write(root / "docs/later.md", page("zz-later/transcript.jsonl", "zz-later/answer_key.jsonl"))
     proc = tool(root, "new", "my-demo", "--lang", lang)
     assert proc.returncode == 0, proc.out
     folder = root / "examples/my-demo"
-    assert sorted(p.name for p in folder.iterdir()) == sorted([entry, "transcript.jsonl", "answer_key.jsonl"])
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*files, "transcript.jsonl", "answer_key.jsonl"])
+    if lang == "cargo":
+        manifest = (root / "examples/Cargo.toml").read_text()
+        assert manifest.startswith("# the examples' workspace\n"), "the rest of the manifest is kept"
+        assert 'members = [\n    "my-demo",\n    "zz-later",\n]' in manifest
+        assert "added it to the workspace's members" in proc.out
+        assert (root / "examples/Cargo.lock").is_file() and not (folder / "Cargo.lock").exists()
     assert "created examples/my-demo/" in proc.out
     assert f"<!-- example-begin: my-demo/{entry} -->" in proc.out
 

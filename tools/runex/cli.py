@@ -24,7 +24,9 @@ DESCRIPTION = """Build, run and verify every example under examples/, write thei
 transcripts and answer keys into the pages under docs/. With --check, do all of it and write nothing."""
 MORE_HELP = f"""other commands:
   serve NAME [--impl rust|cargo|python]   build (from cache) and run an example server on this stdin/stdout
-  new NAME --lang rust|python             create examples/NAME with a working server, transcript and answer key
+  new NAME --lang cargo|rust|python       create examples/NAME with a working server, transcript and answer key
+                                          (cargo: a member of examples/Cargo.toml's workspace, on serde_json;
+                                          rust: one std-only file, for a lesson about having no crates)
 
 Every build and every server runs in a bubblewrap (bwrap) sandbox: no network, no view of the repository or of
 this environment, a process limit. --unsandboxed (never with CI=true) runs without it, with a warning.
@@ -135,7 +137,7 @@ def parse_new(argv):
     parser = _Parser(prog="run_examples.py new", description="Create examples/NAME with a working minimal "
                      "server, a transcript and its verified answer key.")
     parser.add_argument("name", metavar="NAME")
-    parser.add_argument("--lang", choices=["rust", "python"], required=True)
+    parser.add_argument("--lang", choices=["cargo", "rust", "python"], required=True)
     _common(parser)
     return parser.parse_args(argv)
 
@@ -448,8 +450,10 @@ def new(args: argparse.Namespace) -> int:
     if outcome.status == "failed":
         return EXIT_EXAMPLE_FAILED
     write_atomic(example.answer_key, outcome.stdout)
-    entry = model.IMPLEMENTATION_FILES["rust" if args.lang == "rust" else "python"]
-    print(f"created {folder.relative_to(root)}/ with {entry}, {model.TRANSCRIPT} and {model.ANSWER_KEY}.\n"
+    entry = scaffold.ENTRY[args.lang]
+    joined = " (and added it to the workspace's members in examples/Cargo.toml)" if args.lang == "cargo" and \
+        (root / "examples/Cargo.toml").is_file() else ""
+    print(f"created {folder.relative_to(root)}/ with {entry}, {model.TRANSCRIPT} and {model.ANSWER_KEY}{joined}.\n"
           f"Next: paste it into a page under docs/, for example\n"
           f"  <!-- example-begin: {args.name}/{entry} -->\n  <!-- example-end -->\n"
           f"  <!-- example-begin: {args.name}/{model.TRANSCRIPT} -->\n  <!-- example-end -->\n"
