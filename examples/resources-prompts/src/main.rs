@@ -183,11 +183,31 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
 #[derive(Serialize)]
 #[serde(untagged, rename_all_fields = "camelCase")]
 enum Body {
-    Discover { supported_versions: [&'static str; 1], capabilities: Capabilities, ttl_ms: u32, cache_scope: &'static str },
-    Resources { resources: &'static [Document], ttl_ms: u32, cache_scope: &'static str },
-    Read { contents: [Contents; 1], ttl_ms: u32, cache_scope: &'static str },
-    Prompts { prompts: [Prompt; 1], ttl_ms: u32, cache_scope: &'static str },
-    Prompt { description: String, messages: [PromptMessage; 2] },
+    Discover {
+        supported_versions: [&'static str; 1],
+        capabilities: Capabilities,
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Resources {
+        resources: &'static [Document],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Read {
+        contents: [Contents; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompts {
+        prompts: [Prompt; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompt {
+        description: String,
+        messages: [PromptMessage; 2],
+    },
 }
 
 /// This server declares resources and prompts, and no tools: tools/list and tools/call are

@@ -356,7 +356,9 @@ impl Shop {
                 let content = [TextBlock { kind: "text", text }];
                 CallResult { content, structured_content: Some(output), is_error: false }
             }
-            Err(text) => CallResult { content: [TextBlock { kind: "text", text }], structured_content: None, is_error: true },
+            Err(text) => {
+                CallResult { content: [TextBlock { kind: "text", text }], structured_content: None, is_error: true }
+            }
         })
     }
 }
@@ -458,18 +460,16 @@ fn check_meta(params: &Map<String, Value>) -> Result<(), RpcError> {
     let version = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str);
     let capabilities = meta.get("io.modelcontextprotocol/clientCapabilities");
     match (version, capabilities) {
-        (None, _) => Err(RpcError::invalid_params(
-            "params._meta needs a string io.modelcontextprotocol/protocolVersion",
-        )),
+        (None, _) => {
+            Err(RpcError::invalid_params("params._meta needs a string io.modelcontextprotocol/protocolVersion"))
+        }
         (_, Some(Value::Object(_))) if version != Some(VERSION) => Err(RpcError {
             code: -32022,
             message: "Unsupported protocol version".to_string(),
             data: Some(VersionMismatch { supported: [VERSION], requested: version.unwrap_or_default().into() }),
         }),
         (_, Some(Value::Object(_))) => Ok(()),
-        _ => Err(RpcError::invalid_params(
-            "params._meta needs an object io.modelcontextprotocol/clientCapabilities",
-        )),
+        _ => Err(RpcError::invalid_params("params._meta needs an object io.modelcontextprotocol/clientCapabilities")),
     }
 }
 
@@ -498,7 +498,12 @@ impl Shop {
                 Ok(()) if method == "server/discover" => {
                     let capabilities = ToolsCapability { tools: Map::new() };
                     let versions = [VERSION];
-                    let discover = Discover { supported_versions: versions, capabilities, ttl_ms: 3_600_000, cache_scope: "public" };
+                    let discover = Discover {
+                        supported_versions: versions,
+                        capabilities,
+                        ttl_ms: 3_600_000,
+                        cache_scope: "public",
+                    };
                     respond(id, Ok(discover))
                 }
                 Ok(()) if method == "tools/list" => {
