@@ -178,46 +178,8 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
 // ANCHOR_END: prompts
 
 // ANCHOR: dispatch
-/// The members of each kind of result. `untagged` writes a variant as its fields alone, in the
-/// order they are declared here.
-#[derive(Serialize)]
-#[serde(untagged, rename_all_fields = "camelCase")]
-enum Body {
-    Discover {
-        supported_versions: [&'static str; 1],
-        capabilities: Capabilities,
-        ttl_ms: u32,
-        cache_scope: &'static str,
-    },
-    Resources {
-        resources: &'static [Document],
-        ttl_ms: u32,
-        cache_scope: &'static str,
-    },
-    Read {
-        contents: [Contents; 1],
-        ttl_ms: u32,
-        cache_scope: &'static str,
-    },
-    Prompts {
-        prompts: [Prompt; 1],
-        ttl_ms: u32,
-        cache_scope: &'static str,
-    },
-    Prompt {
-        description: String,
-        messages: [PromptMessage; 2],
-    },
-}
-
-/// This server declares resources and prompts, and no tools: tools/list and tools/call are
+/// What this server answers. No tools capability is declared, so tools/list and tools/call are
 /// unknown methods here.
-#[derive(Serialize)]
-struct Capabilities {
-    resources: Map<String, Value>,
-    prompts: Map<String, Value>,
-}
-
 const METHODS: [&str; 5] = ["server/discover", "resources/list", "resources/read", "prompts/list", "prompts/get"];
 
 /// One line in, at most one reply out. Notifications (no id) never get a reply.
@@ -265,6 +227,45 @@ fn handle(line: &str) -> Option<Reply> {
 // ANCHOR_END: dispatch
 
 // The envelope: every request is checked on its own, and every result carries serverInfo.
+
+/// The members of each kind of result, which every handler returns. `untagged` writes a variant
+/// as its fields alone, in the order they are declared here.
+#[derive(Serialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+enum Body {
+    Discover {
+        supported_versions: [&'static str; 1],
+        capabilities: Capabilities,
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Resources {
+        resources: &'static [Document],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Read {
+        contents: [Contents; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompts {
+        prompts: [Prompt; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompt {
+        description: String,
+        messages: [PromptMessage; 2],
+    },
+}
+
+/// `{"resources":{},"prompts":{}}`: the two features this server declares, and nothing else.
+#[derive(Serialize)]
+struct Capabilities {
+    resources: Map<String, Value>,
+    prompts: Map<String, Value>,
+}
 
 /// `params._meta` must name the protocol version and the client's capabilities, every time.
 fn check_meta(params: &Map<String, Value>) -> Result<(), RpcError> {

@@ -20,17 +20,15 @@ const SERVER_VERSION: &str = "1.0.0";
 /// What tools/list sends. The lifetime of a basket is stated where the model decides to make
 /// one: in basket_create's description.
 fn tools() -> Vec<Tool> {
-    let handle = || Schema::of("string").described("The basket_id that basket_create returned");
-    let line = Schema::object(vec![
-        ("sku", Schema::of("string")),
-        ("quantity", Schema::of("integer")),
-        ("price_cents", Schema::of("integer")),
-    ]);
+    let string = || Schema::of("string");
+    let integer = || Schema::of("integer");
+    let handle = || string().described("The basket_id that basket_create returned");
+    let line = Schema::object(vec![("sku", string()), ("quantity", integer()), ("price_cents", integer())]);
     let basket = || {
         Schema::object(vec![
-            ("basket_id", Schema::of("string")),
-            ("items", Schema { items: Some(Box::new(line.clone())), ..Schema::of("array") }),
-            ("total_cents", Schema::of("integer")),
+            ("basket_id", string()),
+            ("items", Schema::array(line.clone())),
+            ("total_cents", integer()),
         ])
     };
     vec![
@@ -42,7 +40,7 @@ fn tools() -> Vec<Tool> {
                 checked out or until this server stops, whichever comes first; after that its \
                 basket_id is no longer accepted and a new basket must be created.",
             input_schema: Schema::object(vec![]).closed(),
-            output_schema: Schema::object(vec![("basket_id", Schema::of("string"))]).closed(),
+            output_schema: Schema::object(vec![("basket_id", string())]).closed(),
             annotations: Annotations::changes(false),
         },
         Tool {
@@ -53,8 +51,8 @@ fn tools() -> Vec<Tool> {
                 Products: TEA-GREEN, HONEY, MUG.",
             input_schema: Schema::object(vec![
                 ("basket_id", handle()),
-                ("sku", Schema { one_of: Some(PRODUCTS.map(|(sku, _)| sku).to_vec()), ..Schema::of("string") }),
-                ("quantity", Schema { minimum: Some(1), ..Schema::of("integer") }),
+                ("sku", Schema { one_of: Some(PRODUCTS.map(|(sku, _)| sku).to_vec()), ..string() }),
+                ("quantity", Schema { minimum: Some(1), ..integer() }),
             ])
             .closed(),
             output_schema: basket(),
@@ -75,9 +73,9 @@ fn tools() -> Vec<Tool> {
                 the order_id and the total. The basket_id is no longer accepted afterwards.",
             input_schema: Schema::object(vec![("basket_id", handle())]).closed(),
             output_schema: Schema::object(vec![
-                ("order_id", Schema::of("string")),
-                ("basket_id", Schema::of("string")),
-                ("total_cents", Schema::of("integer")),
+                ("order_id", string()),
+                ("basket_id", string()),
+                ("total_cents", integer()),
             ])
             .closed(),
             annotations: Annotations::changes(true),
@@ -133,6 +131,10 @@ impl Schema {
     fn object(properties: Vec<(&'static str, Schema)>) -> Schema {
         let required = properties.iter().map(|(name, _)| *name).collect();
         Schema { properties, required, ..Schema::of("object") }
+    }
+
+    fn array(items: Schema) -> Schema {
+        Schema { items: Some(Box::new(items)), ..Schema::of("array") }
     }
 
     fn described(self, description: &'static str) -> Schema {

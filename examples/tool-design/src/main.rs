@@ -20,14 +20,20 @@ const SERVER_VERSION: &str = "1.0.0";
 /// are written as its manual: what the tool is for, when to call it, what the arguments look
 /// like, what comes back and how it fails.
 fn tools() -> Vec<Tool> {
+    // The arguments, each described where the model reads it.
     let sku = || Schema::string(Some("Article number, for example BOLT-M8"));
     let location = || Schema::String {
         one_of: None,
         description: Some("Location code from stock_locations"),
         default: Some("MAIN"),
     };
-    let count = |description| Schema::Integer { minimum: Some(0), description };
-    let plain = || Schema::string(None);
+    let quantity = Schema::Integer { minimum: Some(1), description: Some("Units to reserve, in the article's unit") };
+    let order = Schema::string(Some("Customer order number, for example SO-4711"));
+    // The fields of the answers, which the tool descriptions already explain.
+    let text = || Schema::string(None);
+    let count = || Schema::Integer { minimum: Some(0), description: None };
+    let unit = Schema::String { one_of: Some(&["pcs", "m", "kg"]), description: None, default: None };
+    let place = Schema::object(vec![("code", text()), ("name", text())], &["code", "name"], OPEN);
     vec![
         Tool {
             name: "stock_level",
@@ -38,13 +44,13 @@ fn tools() -> Vec<Tool> {
                 in capitals, for example BOLT-M8. location is a code from stock_locations and \
                 defaults to MAIN. An unknown sku or location is reported as an error that lists the \
                 valid values.",
-            input_schema: Schema::object(vec![("sku", sku()), ("location", location())], &["sku"], Some(false)),
-            output_schema: Schema::closed_record(vec![
-                ("sku", plain()),
-                ("location", plain()),
-                ("on_hand", count(None)),
-                ("reserved", count(None)),
-                ("unit", Schema::String { one_of: Some(&["pcs", "m", "kg"]), description: None, default: None }),
+            input_schema: Schema::object(vec![("sku", sku()), ("location", location())], &["sku"], CLOSED),
+            output_schema: Schema::record(vec![
+                ("sku", text()),
+                ("location", text()),
+                ("on_hand", count()),
+                ("reserved", count()),
+                ("unit", unit),
             ]),
             annotations: Annotations::READ_ONLY,
         },
@@ -54,20 +60,11 @@ fn tools() -> Vec<Tool> {
             description: "List the storage locations of the warehouse, each with its code and name. \
                 Takes no arguments. Call it once to learn the location codes that stock_level and \
                 stock_reserve accept.",
-            input_schema: Schema::object(vec![], &[], Some(false)),
+            input_schema: Schema::object(vec![], &[], CLOSED),
             output_schema: Schema::object(
-                vec![(
-                    "locations",
-                    Schema::Array {
-                        items: Box::new(Schema::object(
-                            vec![("code", plain()), ("name", plain())],
-                            &["code", "name"],
-                            None,
-                        )),
-                    },
-                )],
+                vec![("locations", Schema::Array { items: Box::new(place) })],
                 &["locations"],
-                None,
+                OPEN,
             ),
             annotations: Annotations::READ_ONLY,
         },
@@ -80,27 +77,16 @@ fn tools() -> Vec<Tool> {
                 for, nothing is reserved and the error says how many are free. Returns the \
                 reservation number.",
             input_schema: Schema::object(
-                vec![
-                    ("sku", sku()),
-                    ("location", location()),
-                    (
-                        "quantity",
-                        Schema::Integer {
-                            minimum: Some(1),
-                            description: Some("Units to reserve, in the article's unit"),
-                        },
-                    ),
-                    ("order", Schema::string(Some("Customer order number, for example SO-4711"))),
-                ],
+                vec![("sku", sku()), ("location", location()), ("quantity", quantity), ("order", order)],
                 &["sku", "quantity", "order"],
-                Some(false),
+                CLOSED,
             ),
-            output_schema: Schema::closed_record(vec![
-                ("reservation", plain()),
-                ("sku", plain()),
-                ("location", plain()),
+            output_schema: Schema::record(vec![
+                ("reservation", text()),
+                ("sku", text()),
+                ("location", text()),
                 ("quantity", Schema::Integer { minimum: None, description: None }),
-                ("order", plain()),
+                ("order", text()),
             ]),
             // Not read-only, not destructive (it adds, never overwrites), and not idempotent:
             // the same call twice reserves twice.
@@ -157,6 +143,10 @@ enum Schema {
     },
 }
 
+/// additionalProperties: false, the object has no other properties; or left out, it may have any.
+const CLOSED: Option<bool> = Some(false);
+const OPEN: Option<bool> = None;
+
 fn pairs_as_object<S: Serializer>(pairs: &[(&'static str, Schema)], out: S) -> Result<S::Ok, S::Error> {
     out.collect_map(pairs.iter().map(|(key, value)| (key, value)))
 }
@@ -174,8 +164,8 @@ impl Schema {
         Schema::Object { properties, required: required.to_vec(), additional_properties }
     }
 
-    /// An output record: every property always there, and nothing else.
-    fn closed_record(properties: Vec<(&'static str, Schema)>) -> Schema {
+    /// An answer's schema: every property always there, and nothing else.
+    fn record(properties: Vec<(&'static str, Schema)>) -> Schema {
         let required = properties.iter().map(|(name, _)| *name).collect();
         Schema::Object { properties, required, additional_properties: Some(false) }
     }
