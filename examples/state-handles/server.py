@@ -315,10 +315,10 @@ HANDLERS = {"server/discover": discover, "tools/list": list_tools, "tools/call":
 
 
 def parse(line):
-    """The JSON object on this line. A lone surrogate ("\ud800") is no character: such a line is
-    refused as unparseable, as the Rust twin refuses it."""
+    """The JSON object on this line, or the ProtocolError that refuses it."""
     try:
         message = json.loads(line)
+        # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
         json.dumps(message, ensure_ascii=False).encode("utf-8")
     except ValueError:
         raise ProtocolError(-32700, "Parse error") from None
