@@ -369,8 +369,12 @@ fn main() {
     for line in io::stdin().lock().split(b'\n') {
         let line = line.expect("cannot read stdin");
         let text = String::from_utf8_lossy(&line);
-        let Some(reply) = Some(text.trim()).filter(|t| !t.is_empty()).and_then(handle) else {
-            continue;
+        let request = text.trim();
+        if request.is_empty() {
+            continue; // a blank line is no message
+        }
+        let Some(reply) = handle(request) else {
+            continue; // a notification: nothing to send
         };
         serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");
         writeln!(stdout).and_then(|()| stdout.flush()).expect("cannot write stdout");
