@@ -1,5 +1,5 @@
 """resources-prompts: an MCP server (revision 2026-07-28) over stdio, standard library only,
-for the page "Resources and prompts". The Python twin of main.rs: same replies, same bytes.
+for the page "Resources and prompts". The Python twin of src/main.rs: same replies, same bytes.
 
 It offers no tools: two read-only documents as resources and one prompt template that quotes
 one of them. One JSON-RPC message per line comes in on stdin; one reply per request goes out on

@@ -1,5 +1,5 @@
 """state-handles: an MCP server (revision 2026-07-28) over stdio, standard library only, for
-the page "State without sessions". The Python twin of main.rs: same tools, same bytes out.
+the page "State without sessions". The Python twin of src/main.rs: same tools, same bytes out.
 
 A small shop keeps baskets across tool calls without any session: basket_create returns an
 explicit handle, basket_id, and every later call passes it back as an ordinary argument.
@@ -285,6 +285,10 @@ def call_tool(params):
 
 # --- The envelope: every request is checked on its own, and every result carries serverInfo.
 
+PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO = {"name": SERVER_NAME, "version": SERVER_VERSION}
+
 
 def dumps(value):
     """Compact JSON, non-ASCII kept as is: the same bytes the Rust twin writes."""
@@ -292,99 +296,88 @@ def dumps(value):
 
 
 def result(**members):
-    """A result object: resultType first, then the members, then _meta with serverInfo."""
-    server_info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    return {
-        "resultType": "complete",
-        **members,
-        "_meta": {"io.modelcontextprotocol/serverInfo": server_info},
-    }
+    """resultType first, then the members, then _meta naming this server."""
+    meta = {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
+    return {"resultType": "complete", **members, "_meta": meta}
 
 
-def error_reply(id_, code, message, data=None):
-    error = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = data
-    return {"jsonrpc": "2.0", "id": id_, "error": error}
+def discover(params):
+    return result(
+        supportedVersions=[VERSION], capabilities={"tools": {}}, ttlMs=3_600_000, cacheScope="public"
+    )
 
 
-def check_meta(params):
-    """params._meta must name the protocol version and the client's capabilities, every time."""
-    meta = params.get("_meta")
-    if not isinstance(meta, dict):
-        raise ProtocolError(-32602, "Invalid params: params._meta is required")
-    version = meta.get("io.modelcontextprotocol/protocolVersion")
-    if not isinstance(version, str):
-        raise ProtocolError(
-            -32602,
-            "Invalid params: params._meta needs a string io.modelcontextprotocol/protocolVersion",
-        )
-    if not isinstance(meta.get("io.modelcontextprotocol/clientCapabilities"), dict):
-        raise ProtocolError(
-            -32602,
-            "Invalid params: params._meta needs an object io.modelcontextprotocol/clientCapabilities",
-        )
-    if version != VERSION:
-        raise ProtocolError(
-            -32022, "Unsupported protocol version", {"supported": [VERSION], "requested": version}
-        )
+def list_tools(params):
+    return result(tools=TOOLS, ttlMs=300_000, cacheScope="public")
 
 
-def handle(line):
-    """One line in, at most one reply out. Notifications (no id) never get a reply."""
+HANDLERS = {"server/discover": discover, "tools/list": list_tools, "tools/call": call_tool}
+
+
+def parse(line):
+    """The JSON object on this line, or the ProtocolError that refuses it."""
     try:
         message = json.loads(line)
         # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
         json.dumps(message, ensure_ascii=False).encode("utf-8")
     except ValueError:
-        return error_reply(None, -32700, "Parse error")
+        raise ProtocolError(-32700, "Parse error") from None
     if not isinstance(message, dict):
-        return error_reply(None, -32600, "Invalid Request: not an object")
-    method = message.get("method")
-    if "id" not in message:
-        print(
-            f"{SERVER_NAME}: notification {method if isinstance(method, str) else '?'}, no reply",
-            file=sys.stderr,
-        )
-        return None
-    id_ = message["id"]
-    if not (isinstance(id_, str) or is_int(id_)):
-        return error_reply(None, -32600, "Invalid Request: bad id")
-    if not isinstance(method, str):
-        return error_reply(id_, -32600, "Invalid Request: no method")
-    if method not in ("server/discover", "tools/list", "tools/call"):
-        return error_reply(id_, -32601, f"Method not found: {method}")
-    params = message.get("params", {})
+        raise ProtocolError(-32600, "Invalid Request: not an object")
+    return message
+
+
+def require_meta(params):
+    """params._meta must name the protocol version and the client's capabilities, every time."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict):
+        raise ProtocolError(-32602, "Invalid params: params._meta is required")
+    needs = "Invalid params: params._meta needs"
+    if not isinstance(meta.get(PROTOCOL_VERSION), str):
+        raise ProtocolError(-32602, f"{needs} a string {PROTOCOL_VERSION}")
+    if not isinstance(meta.get(CLIENT_CAPABILITIES), dict):
+        raise ProtocolError(-32602, f"{needs} an object {CLIENT_CAPABILITIES}")
+    if meta[PROTOCOL_VERSION] != VERSION:
+        mismatch = {"supported": [VERSION], "requested": meta[PROTOCOL_VERSION]}
+        raise ProtocolError(-32022, "Unsupported protocol version", mismatch)
+
+
+def handle(line):
+    """One line in, at most one reply out. Notifications (no id) never get a reply."""
+    id_ = None  # an error before the request's id is known to be good goes back with id null
     try:
-        check_meta(params if isinstance(params, dict) else {})
-        if method == "server/discover":
-            outcome = result(
-                supportedVersions=[VERSION],
-                capabilities={"tools": {}},
-                ttlMs=3_600_000,
-                cacheScope="public",
-            )
-        elif method == "tools/list":
-            outcome = result(tools=TOOLS, ttlMs=300_000, cacheScope="public")
-        else:
-            outcome = call_tool(params)
+        message = parse(line)
+        method = message.get("method")
+        if "id" not in message:
+            shown = method if isinstance(method, str) else "?"
+            print(f"{SERVER_NAME}: notification {shown}, no reply", file=sys.stderr)
+            return None
+        if not (isinstance(message["id"], str) or is_int(message["id"])):
+            raise ProtocolError(-32600, "Invalid Request: bad id")
+        id_ = message["id"]
+        if not isinstance(method, str):
+            raise ProtocolError(-32600, "Invalid Request: no method")
+        if method not in HANDLERS:
+            raise ProtocolError(-32601, f"Method not found: {method}")
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        require_meta(params)
+        return {"jsonrpc": "2.0", "id": id_, "result": HANDLERS[method](params)}
     except ProtocolError as failure:
-        return error_reply(id_, failure.code, failure.message, failure.data)
-    return {"jsonrpc": "2.0", "id": id_, "result": outcome}
+        error = {"code": failure.code, "message": failure.message}
+        if failure.data is not None:
+            error["data"] = failure.data
+        return {"jsonrpc": "2.0", "id": id_, "error": error}
 
 
 def main():
-    while True:
-        raw = sys.stdin.buffer.readline()
-        if not raw:
-            break  # EOF on stdin: the client has closed it. Every basket goes with the process.
+    for raw in iter(sys.stdin.buffer.readline, b""):
         line = raw.decode("utf-8", errors="replace").strip()
-        if not line:
-            continue
-        reply = handle(line)
+        reply = handle(line) if line else None
         if reply is not None:
-            sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
+            sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
             sys.stdout.buffer.flush()
+    # EOF on stdin: the client has closed it. Every basket goes with the process.
 
 
 if __name__ == "__main__":

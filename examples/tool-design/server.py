@@ -1,5 +1,5 @@
 """tool-design: an MCP server (revision 2026-07-28) over stdio, standard library only, for
-the page "Tools a model can pick". The Python twin of main.rs: same tools, same bytes out.
+the page "Tools a model can pick". The Python twin of src/main.rs: same tools, same bytes out.
 
 It runs a pretend warehouse with three tools whose names, descriptions, input and output
 schemas and annotations are written for a model to read. One JSON-RPC message per line comes
@@ -278,42 +278,63 @@ def dumps(value):
 
 
 def result(**members):
-    """A result object: resultType first, then the members, then _meta with serverInfo."""
-    server_info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    return {
-        "resultType": "complete",
-        **members,
-        "_meta": {"io.modelcontextprotocol/serverInfo": server_info},
-    }
+    """A result: resultType, the members, and _meta with serverInfo, in that order."""
+    meta = {"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION}}
+    return dict(resultType="complete", **members, _meta=meta)
 
 
-def error_reply(id_, code, message, data=None):
-    error = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = data
-    return {"jsonrpc": "2.0", "id": id_, "error": error}
+def error(id_, code, message, data=None):
+    body = {"code": code, "message": message}
+    return {"jsonrpc": "2.0", "id": id_, "error": body if data is None else {**body, "data": data}}
 
 
-def check_meta(params):
+def refusal(message):
+    """Why a parsed line is not a request this server takes, as (id to answer with, code,
+    message), or None when it is one."""
+    if not isinstance(message, dict):
+        return None, -32600, "Invalid Request: not an object"
+    id_, method = message["id"], message.get("method")
+    if not (isinstance(id_, str) or is_int(id_)):
+        return None, -32600, "Invalid Request: bad id"
+    if not isinstance(method, str):
+        return id_, -32600, "Invalid Request: no method"
+    if method not in ("server/discover", "tools/list", "tools/call"):
+        return id_, -32601, f"Method not found: {method}"
+    return None
+
+
+def check_meta(meta):
     """params._meta must name the protocol version and the client's capabilities, every time."""
-    meta = params.get("_meta")
     if not isinstance(meta, dict):
         raise ProtocolError(-32602, "Invalid params: params._meta is required")
     version = meta.get("io.modelcontextprotocol/protocolVersion")
     if not isinstance(version, str):
-        raise ProtocolError(
-            -32602,
-            "Invalid params: params._meta needs a string io.modelcontextprotocol/protocolVersion",
+        missing = "a string io.modelcontextprotocol/protocolVersion"
+    elif not isinstance(meta.get("io.modelcontextprotocol/clientCapabilities"), dict):
+        missing = "an object io.modelcontextprotocol/clientCapabilities"
+    elif version != VERSION:
+        data = {"supported": [VERSION], "requested": version}
+        raise ProtocolError(-32022, "Unsupported protocol version", data)
+    else:
+        return
+    raise ProtocolError(-32602, f"Invalid params: params._meta needs {missing}")
+
+
+def answer(method, params):
+    """The result for a request that passed the envelope's checks."""
+    check_meta(params.get("_meta"))
+    if method == "server/discover":
+        return result(
+            supportedVersions=[VERSION],
+            capabilities={"tools": {}},
+            instructions=INSTRUCTIONS,
+            ttlMs=3_600_000,
+            cacheScope="public",
         )
-    if not isinstance(meta.get("io.modelcontextprotocol/clientCapabilities"), dict):
-        raise ProtocolError(
-            -32602,
-            "Invalid params: params._meta needs an object io.modelcontextprotocol/clientCapabilities",
-        )
-    if version != VERSION:
-        raise ProtocolError(
-            -32022, "Unsupported protocol version", {"supported": [VERSION], "requested": version}
-        )
+    if method == "tools/list":
+        # The same list for every caller: cacheable for five minutes, by anyone.
+        return result(tools=TOOLS, ttlMs=300_000, cacheScope="public")
+    return call_tool(params)
 
 
 def handle(line):
@@ -323,57 +344,30 @@ def handle(line):
         # A lone surrogate ("\ud800") is no character: refuse the line, as the Rust twin does.
         json.dumps(message, ensure_ascii=False).encode("utf-8")
     except ValueError:
-        return error_reply(None, -32700, "Parse error")
-    if not isinstance(message, dict):
-        return error_reply(None, -32600, "Invalid Request: not an object")
-    method = message.get("method")
-    if "id" not in message:
-        print(
-            f"{SERVER_NAME}: notification {method if isinstance(method, str) else '?'}, no reply",
-            file=sys.stderr,
-        )
+        return error(None, -32700, "Parse error")
+    if isinstance(message, dict) and "id" not in message:
+        method = message.get("method")
+        print(f"{SERVER_NAME}: notification {method if isinstance(method, str) else '?'}, no reply",
+              file=sys.stderr)
         return None
-    id_ = message["id"]
-    if not (isinstance(id_, str) or is_int(id_)):
-        return error_reply(None, -32600, "Invalid Request: bad id")
-    if not isinstance(method, str):
-        return error_reply(id_, -32600, "Invalid Request: no method")
-    if method not in ("server/discover", "tools/list", "tools/call"):
-        return error_reply(id_, -32601, f"Method not found: {method}")
-    params = message.get("params", {})
+    refused = refusal(message)
+    if refused is not None:
+        return error(*refused)
+    params = message.get("params")
     try:
-        check_meta(params if isinstance(params, dict) else {})
-        if method == "server/discover":
-            outcome = result(
-                supportedVersions=[VERSION],
-                capabilities={"tools": {}},
-                instructions=INSTRUCTIONS,
-                ttlMs=3_600_000,
-                cacheScope="public",
-            )
-        elif method == "tools/list":
-            # The same list for every caller: cacheable for five minutes, by anyone.
-            outcome = result(tools=TOOLS, ttlMs=300_000, cacheScope="public")
-        else:
-            outcome = call_tool(params)
+        outcome = answer(message["method"], params if isinstance(params, dict) else {})
     except ProtocolError as failure:
-        return error_reply(id_, failure.code, failure.message, failure.data)
-    return {"jsonrpc": "2.0", "id": id_, "result": outcome}
+        return error(message["id"], failure.code, failure.message, failure.data)
+    return {"jsonrpc": "2.0", "id": message["id"], "result": outcome}
 
 
 def main():
-    while True:
-        raw = sys.stdin.buffer.readline()
-        if not raw:
-            # EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
-            break
+    for raw in sys.stdin.buffer:
         line = raw.decode("utf-8", errors="replace").strip()
-        if not line:
-            continue
-        reply = handle(line)
-        if reply is not None:
+        if line and (reply := handle(line)) is not None:
             sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
             sys.stdout.buffer.flush()
+    # EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
 
 
 if __name__ == "__main__":

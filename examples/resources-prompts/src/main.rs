@@ -1,0 +1,383 @@
+// resources-prompts: an MCP server (revision 2026-07-28) over stdio, for the page "Resources and
+// prompts". It offers no tools: two read-only documents as resources and one prompt template
+// that quotes one of them. JSON goes through serde_json; replies are typed structs, so the key
+// order on the wire is the field order below.
+//
+// One JSON-RPC message per line comes in on stdin; one reply per request goes out on stdout.
+// stdout is the wire and carries nothing else; diagnostics go to stderr.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::io::{self, BufRead, Write};
+
+const VERSION: &str = "2026-07-28";
+const SERVER_NAME: &str = "handbook";
+const SERVER_VERSION: &str = "1.0.0";
+
+// ANCHOR: resources
+/// One document the server can hand out, named by its URI. Serialised, it is the entry that
+/// resources/list shows; the text itself is only sent by resources/read.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Document {
+    uri: &'static str,
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    mime_type: &'static str,
+    #[serde(skip)]
+    text: &'static str,
+}
+
+static DOCUMENTS: [Document; 2] = [
+    Document {
+        uri: "handbook://style/naming",
+        name: "naming",
+        title: "Naming rules",
+        description: "How the team names crates, types, functions and MCP tools.",
+        mime_type: "text/markdown",
+        text: concat!(
+            "# Naming\n\n",
+            "- Crates, modules, functions, variables: snake_case.\n",
+            "- Types and traits: UpperCamelCase.\n",
+            "- Constants: SCREAMING_SNAKE_CASE.\n",
+            "- MCP tools: snake_case, starting with the area they belong to, ",
+            "such as stock_level.\n",
+        ),
+    },
+    Document {
+        uri: "handbook://style/errors",
+        name: "errors",
+        title: "Error messages",
+        description: "How to write an error message that a person or a model can act on.",
+        mime_type: "text/markdown",
+        text: concat!(
+            "# Error messages\n\n",
+            "Say what went wrong, quote the value that caused it, and say what to do next.\n",
+        ),
+    },
+];
+
+/// A document's contents, as resources/read sends them and as a prompt embeds them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Contents {
+    uri: &'static str,
+    mime_type: &'static str,
+    text: &'static str,
+}
+
+impl Document {
+    fn contents(&self) -> Contents {
+        Contents { uri: self.uri, mime_type: self.mime_type, text: self.text }
+    }
+}
+
+/// resources/list: what exists. The same for every reader, so anyone may cache it for ten minutes.
+fn list_resources() -> Body {
+    Body::Resources { resources: &DOCUMENTS, ttl_ms: 600_000, cache_scope: "public" }
+}
+
+/// resources/read: one document by URI. A URI the server does not know is -32602 with the
+/// URI in data (never an empty contents list, and never the retired -32002).
+fn read_resource(params: &Map<String, Value>) -> Result<Body, RpcError> {
+    let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+        return Err(RpcError::invalid("params.uri must be a string"));
+    };
+    let Some(document) = DOCUMENTS.iter().find(|d| d.uri == uri) else {
+        let data = ErrorData::Resource { uri: uri.to_string() };
+        return Err(RpcError { code: -32602, message: "Resource not found".into(), data: Some(data) });
+    };
+    Ok(Body::Read { contents: [document.contents()], ttl_ms: 60_000, cache_scope: "public" })
+}
+// ANCHOR_END: resources
+
+// ANCHOR: prompts
+#[derive(Serialize)]
+struct Prompt {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    arguments: [PromptArgument; 2],
+}
+
+#[derive(Serialize)]
+struct PromptArgument {
+    name: &'static str,
+    description: &'static str,
+    required: bool,
+}
+
+/// prompts/list: one template with one required and one optional argument.
+const REVIEW_NAMES: Prompt = Prompt {
+    name: "review_names",
+    title: "Review names",
+    description: "Ask the model to check the names in a piece of code against the team's naming rules.",
+    arguments: [
+        PromptArgument { name: "code", description: "The code to review", required: true },
+        PromptArgument {
+            name: "language",
+            description: "Programming language of the code; Rust if left out",
+            required: false,
+        },
+    ],
+};
+
+/// One message of a filled-in prompt. Its content is tagged by "type", which serde writes first.
+#[derive(Serialize)]
+struct PromptMessage {
+    role: &'static str,
+    content: Content,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Content {
+    Text { text: String },
+    Resource { resource: Contents },
+}
+
+/// prompts/get: the template filled in. An unknown prompt, a missing required argument or an
+/// argument that is not a string is -32602. The result has no ttlMs or cacheScope: it is not
+/// one of the cacheable results.
+fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(RpcError::invalid("params.name must be a string"));
+    };
+    if name != REVIEW_NAMES.name {
+        return Err(RpcError { code: -32602, message: format!("Unknown prompt: {name}"), data: None });
+    }
+    let no_arguments = Value::Object(Map::new());
+    let Some(arguments) = params.get("arguments").unwrap_or(&no_arguments).as_object() else {
+        return Err(RpcError::invalid("params.arguments must be an object"));
+    };
+    for (key, value) in arguments {
+        if !REVIEW_NAMES.arguments.iter().any(|a| a.name == key) {
+            return Err(RpcError::invalid(&format!("prompt review_names has no argument {key}")));
+        }
+        if !value.is_string() {
+            return Err(RpcError::invalid(&format!("argument {key} must be a string")));
+        }
+    }
+    let Some(code) = arguments.get("code").and_then(Value::as_str) else {
+        return Err(RpcError::invalid("prompt review_names needs the argument code"));
+    };
+    let language = arguments.get("language").and_then(Value::as_str).unwrap_or("Rust");
+    // The first message embeds the naming rules as a resource; the second asks the question.
+    let rules = Content::Resource { resource: DOCUMENTS[0].contents() };
+    let question = format!(
+        "Check the names in this {language} code against the naming rules above. For each name \
+         that breaks a rule, quote it, name the rule and suggest a better name.\n\n{code}"
+    );
+    let messages = [
+        PromptMessage { role: "user", content: rules },
+        PromptMessage { role: "user", content: Content::Text { text: question } },
+    ];
+    Ok(Body::Prompt { description: format!("Naming review of {language} code"), messages })
+}
+// ANCHOR_END: prompts
+
+// ANCHOR: dispatch
+/// What this server answers. No tools capability is declared, so tools/list and tools/call are
+/// unknown methods here.
+const METHODS: [&str; 5] = ["server/discover", "resources/list", "resources/read", "prompts/list", "prompts/get"];
+
+/// One line in, at most one reply out. Notifications (no id) never get a reply.
+fn handle(line: &str) -> Option<Reply> {
+    let Ok(message) = serde_json::from_str::<Value>(line) else {
+        return Some(Reply::error(Value::Null, RpcError::new(-32700, "Parse error")));
+    };
+    let Value::Object(message) = message else {
+        return Some(Reply::error(Value::Null, RpcError::new(-32600, "Invalid Request: not an object")));
+    };
+    let method = message.get("method").and_then(Value::as_str);
+    let Some(id) = message.get("id") else {
+        eprintln!("{SERVER_NAME}: notification {}, no reply", method.unwrap_or("?"));
+        return None;
+    };
+    if !(id.is_string() || id.is_i64()) {
+        return Some(Reply::error(Value::Null, RpcError::new(-32600, "Invalid Request: bad id")));
+    }
+    let id = id.clone();
+    let Some(method) = method else {
+        return Some(Reply::error(id, RpcError::new(-32600, "Invalid Request: no method")));
+    };
+    if !METHODS.contains(&method) {
+        return Some(Reply::error(id, RpcError::new(-32601, &format!("Method not found: {method}"))));
+    }
+    let no_params = Map::new();
+    let params = message.get("params").and_then(Value::as_object).unwrap_or(&no_params);
+    let outcome = check_meta(params).and_then(|()| match method {
+        "server/discover" => Ok(Body::Discover {
+            supported_versions: [VERSION],
+            capabilities: Capabilities { resources: Map::new(), prompts: Map::new() },
+            ttl_ms: 3_600_000,
+            cache_scope: "public",
+        }),
+        "resources/list" => Ok(list_resources()),
+        "resources/read" => read_resource(params),
+        "prompts/list" => Ok(Body::Prompts { prompts: [REVIEW_NAMES], ttl_ms: 600_000, cache_scope: "public" }),
+        _ => get_prompt(params),
+    });
+    Some(match outcome {
+        Ok(body) => Reply { jsonrpc: "2.0", id, outcome: Outcome::Result(Complete::new(body)) },
+        Err(error) => Reply::error(id, error),
+    })
+}
+// ANCHOR_END: dispatch
+
+// The envelope: every request is checked on its own, and every result carries serverInfo.
+
+/// The members of each kind of result, which every handler returns. `untagged` writes a variant
+/// as its fields alone, in the order they are declared here.
+#[derive(Serialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+enum Body {
+    Discover {
+        supported_versions: [&'static str; 1],
+        capabilities: Capabilities,
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Resources {
+        resources: &'static [Document],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Read {
+        contents: [Contents; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompts {
+        prompts: [Prompt; 1],
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Prompt {
+        description: String,
+        messages: [PromptMessage; 2],
+    },
+}
+
+/// `{"resources":{},"prompts":{}}`: the two features this server declares, and nothing else.
+#[derive(Serialize)]
+struct Capabilities {
+    resources: Map<String, Value>,
+    prompts: Map<String, Value>,
+}
+
+/// `params._meta` must name the protocol version and the client's capabilities, every time.
+fn check_meta(params: &Map<String, Value>) -> Result<(), RpcError> {
+    let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
+        return Err(RpcError::invalid("params._meta is required"));
+    };
+    let Some(version) = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str) else {
+        return Err(RpcError::invalid("params._meta needs a string io.modelcontextprotocol/protocolVersion"));
+    };
+    if !meta.get("io.modelcontextprotocol/clientCapabilities").is_some_and(Value::is_object) {
+        return Err(RpcError::invalid("params._meta needs an object io.modelcontextprotocol/clientCapabilities"));
+    }
+    if version != VERSION {
+        let data = ErrorData::Version { supported: [VERSION], requested: version.to_string() };
+        return Err(RpcError { code: -32022, message: "Unsupported protocol version".into(), data: Some(data) });
+    }
+    Ok(())
+}
+
+/// One line of the wire: `{"jsonrpc","id"}` and then either `"result"` or `"error"`.
+#[derive(Serialize)]
+struct Reply {
+    jsonrpc: &'static str,
+    id: Value,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Result(Complete),
+    Error(RpcError),
+}
+
+impl Reply {
+    fn error(id: Value, error: RpcError) -> Reply {
+        Reply { jsonrpc: "2.0", id, outcome: Outcome::Error(error) }
+    }
+}
+
+/// A result: resultType first, then the body's members, then `_meta` with serverInfo.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Complete {
+    result_type: &'static str,
+    #[serde(flatten)]
+    body: Body,
+    #[serde(rename = "_meta")]
+    meta: ResultMeta,
+}
+
+#[derive(Serialize)]
+struct ResultMeta {
+    #[serde(rename = "io.modelcontextprotocol/serverInfo")]
+    server_info: ServerInfo,
+}
+
+#[derive(Serialize)]
+struct ServerInfo {
+    name: &'static str,
+    version: &'static str,
+}
+
+impl Complete {
+    fn new(body: Body) -> Complete {
+        let server_info = ServerInfo { name: SERVER_NAME, version: SERVER_VERSION };
+        Complete { result_type: "complete", body, meta: ResultMeta { server_info } }
+    }
+}
+
+#[derive(Serialize)]
+struct RpcError {
+    code: i32,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<ErrorData>,
+}
+
+/// What an error's data says: the URI that was not found, or the versions on both sides.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ErrorData {
+    Resource { uri: String },
+    Version { supported: [&'static str; 1], requested: String },
+}
+
+impl RpcError {
+    fn new(code: i32, message: &str) -> RpcError {
+        RpcError { code, message: message.to_string(), data: None }
+    }
+
+    /// -32602, for a request whose params do not make sense.
+    fn invalid(why: &str) -> RpcError {
+        RpcError::new(-32602, &format!("Invalid params: {why}"))
+    }
+}
+
+fn main() {
+    let mut stdout = io::stdout().lock();
+    for line in io::stdin().lock().split(b'\n') {
+        let line = line.expect("cannot read stdin");
+        let text = String::from_utf8_lossy(&line);
+        let request = text.trim();
+        if request.is_empty() {
+            continue; // a blank line is no message
+        }
+        let Some(reply) = handle(request) else {
+            continue; // a notification: nothing to send
+        };
+        serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");
+        writeln!(stdout).and_then(|()| stdout.flush()).expect("cannot write stdout");
+    }
+    // EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
+}
