@@ -142,7 +142,7 @@ def check_note_id(tool, args):
     elif not isinstance(args["id"], str):
         why = "property 'id' must be a string"
     else:
-        why = next((f"unexpected property '{key}'" for key in args if key != "id"), None)
+        why = next((f"unexpected property '{key}'" for key in sorted(args) if key != "id"), None)
     if why:
         return None, f"Invalid arguments for tool {tool}: {why}. Pass one argument, id, a note id such as n1."
     return args["id"], None
