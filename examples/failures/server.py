@@ -128,7 +128,7 @@ def call_tool(id_, params, caps):
         if message:
             return result(id_, tool_result(message, True))
         # A real server would now ask for confirmation (resultType "input_required");
-        # this toy stops after the checks and says so.
+        # this example stops after the checks and says so.
         text = "This example server does not implement the confirmation step."
         return result(id_, tool_result(text, True))
     return error(id_, -32602, f"Unknown tool: {name}")

@@ -57,21 +57,17 @@ fn handle(line: &str) -> Option<String> {
             return Some(respond(Value::Null, Err(error)));
         }
     };
-    // -32600 carries the request's id when it can be read, null when it cannot.
-    let readable_id = msg.get("id").filter(|id| is_id(id)).cloned();
-    let invalid_request = |id: Option<Value>| {
+    let id = msg.get("id");
+    let method = msg["method"].as_str().filter(|_| msg["jsonrpc"] == "2.0" && id.is_none_or(is_id));
+    let Some(method) = method else {
+        // Not a JSON-RPC 2.0 request or notification: -32600, with the id when it can be read.
+        let id = id.filter(|id| is_id(id)).cloned().unwrap_or(Value::Null);
         let error = RpcError::new(-32600, "Invalid Request: not a JSON-RPC 2.0 request or notification");
-        Some(respond(id.unwrap_or(Value::Null), Err(error)))
+        return Some(respond(id, Err(error)));
     };
-    let (Some(method), Some("2.0")) = (msg.get("method").and_then(Value::as_str), msg["jsonrpc"].as_str()) else {
-        return invalid_request(readable_id);
-    };
-    if msg.get("id").is_none() {
+    let Some(id) = id.cloned() else {
         eprintln!("notes: notification {method}; notifications get no reply");
         return None;
-    }
-    let Some(id) = readable_id else {
-        return invalid_request(None);
     };
     eprintln!("notes: request {method} id={id}");
     Some(respond(id, serve(method, msg.get("params"))))
@@ -276,32 +272,33 @@ fn list_tools() -> ToolsList {
 }
 
 /// A JSON-RPC response: `result` or `error`, never both.
+/// A JSON-RPC response, written from borrowed parts: `result` or `error`, never both.
 #[derive(Serialize)]
-struct Response {
+struct Response<'a> {
     jsonrpc: &'static str,
     id: Value,
     #[serde(flatten)]
-    outcome: Outcome,
+    outcome: Outcome<'a>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "lowercase")]
-enum Outcome {
-    Result(WithMeta),
-    Error(RpcError),
+enum Outcome<'a> {
+    Result(WithMeta<'a>),
+    Error(&'a RpcError),
 }
 
 /// A result's own members, then the `_meta` that names the server in every result.
 #[derive(Serialize)]
-struct WithMeta {
+struct WithMeta<'a> {
     #[serde(flatten)]
-    answer: Answer,
+    answer: &'a Answer,
     #[serde(rename = "_meta")]
     meta: Value,
 }
 
 fn respond(id: Value, outcome: Result<Answer, RpcError>) -> String {
-    let outcome = match outcome {
+    let outcome = match &outcome {
         Ok(answer) => {
             let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "notes", "version": "1.0.0"}});
             Outcome::Result(WithMeta { answer, meta })

@@ -129,7 +129,7 @@ fn call_tool(id: Value, params: &Value, envelope: &Envelope) -> String {
 
 /// A JSON-RPC id this server accepts: a string or an integer.
 fn is_id(id: &Value) -> bool {
-    matches!(id, Value::String(_)) || id.as_i64().is_some() || id.as_u64().is_some()
+    id.is_string() || id.is_i64() || id.is_u64()
 }
 
 #[derive(Serialize)]
