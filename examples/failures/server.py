@@ -128,7 +128,7 @@ def call_tool(id_, params, caps):
         if message:
             return result(id_, tool_result(message, True))
         # A real server would now ask for confirmation (resultType "input_required");
-        # this toy stops after the checks and says so.
+        # this example stops after the checks and says so.
         text = "This example server does not implement the confirmation step."
         return result(id_, tool_result(text, True))
     return error(id_, -32602, f"Unknown tool: {name}")
@@ -142,7 +142,7 @@ def check_note_id(tool, args):
     elif not isinstance(args["id"], str):
         why = "property 'id' must be a string"
     else:
-        why = next((f"unexpected property '{key}'" for key in args if key != "id"), None)
+        why = next((f"unexpected property '{key}'" for key in sorted(args) if key != "id"), None)
     if why:
         return None, f"Invalid arguments for tool {tool}: {why}. Pass one argument, id, a note id such as n1."
     return args["id"], None

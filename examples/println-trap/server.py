@@ -4,13 +4,12 @@ While it handles tools/call it prints a debug line with print(), which writes to
 stdio, stdout is the wire, so the client receives a line that is not a JSON-RPC message, which
 the spec forbids and no client can parse. The fix is print(..., file=sys.stderr).
 
-Otherwise it is a trimmed first-server with one tool, shout. The Rust twin scans its JSON by
-hand; Python's standard library has a real parser, so this twin uses the json module. Both write
-the same bytes, the stray line included.
+Otherwise it is a trimmed first server with one tool, shout. The Rust twin reads and writes its
+JSON with serde_json, this one with the json module; both write the same bytes, the stray line
+included.
 """
 
 import json
-import re
 import sys
 
 # ANCHOR: parse
@@ -18,7 +17,9 @@ def parse(text):
     """One line of text as a dict, or None if it is not a JSON object."""
     try:
         message = json.loads(text)
-    except ValueError:
+        # A lone surrogate ("\ud800") is no character: refuse the line, as serde_json does.
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except ValueError:  # UnicodeEncodeError is a ValueError too
         return None
     return message if isinstance(message, dict) else None
 # ANCHOR_END: parse
@@ -128,7 +129,6 @@ def main():
         if reply is not None:
             # The reply goes through the same sys.stdout as print(), so the two stay in order.
             line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
-            line = re.sub("[\ud800-\udfff]", "\ufffd", line)  # a lone surrogate is no character: U+FFFD, as in Rust
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
 

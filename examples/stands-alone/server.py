@@ -24,6 +24,17 @@ TOOLS = [
 ]
 
 
+SERVER_INFO = {"name": SERVER_NAME, "version": SERVER_VERSION}
+DISCOVER = {
+    "resultType": "complete",
+    "supportedVersions": [PROTOCOL_VERSION],
+    "capabilities": {"tools": {}},
+    "ttlMs": 60000,
+    "cacheScope": "public",
+}
+TOOLS_LIST = {"resultType": "complete", "tools": TOOLS, "ttlMs": 60000, "cacheScope": "public"}
+
+
 def log(text):
     print(f"request-echo: {text}", file=sys.stderr, flush=True)
 
@@ -31,6 +42,23 @@ def log(text):
 def is_id(value):
     # bool is a subclass of int in Python, so test the exact type.
     return type(value) in (str, int)
+
+
+def result(id_, body):
+    """A success response: the body, then the _meta that names the server, as in every result."""
+    return {"jsonrpc": "2.0", "id": id_, "result": {**body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}}
+
+
+def error(id_, code, message, data=None):
+    fields = {"code": code, "message": message}
+    return {"jsonrpc": "2.0", "id": id_, "error": fields if data is None else {**fields, "data": data}}
+
+
+def invalid_request(msg):
+    """-32600, with the request's id when it can be read."""
+    id_ = msg.get("id") if isinstance(msg, dict) else None
+    message = "Invalid Request: not a JSON-RPC 2.0 request or notification"
+    return error(id_ if is_id(id_) else None, -32600, message)
 
 
 # ANCHOR: envelope
@@ -80,9 +108,9 @@ def handle(line):
         data = {"supported": [PROTOCOL_VERSION], "requested": version}
         return error(id_, -32022, "Unsupported protocol version", data)
     if method == "server/discover":
-        return result(id_, discover())
+        return result(id_, DISCOVER)
     if method == "tools/list":
-        return result(id_, list_tools())
+        return result(id_, TOOLS_LIST)
     if method == "tools/call":
         return call_tool(id_, params, meta)
     return error(id_, -32601, f"Method not found: {method}")
@@ -112,47 +140,11 @@ def call_tool(id_, params, meta):
         client = f"{info['name']} {info['version']}"
     else:
         client = "not named"
-    capabilities = ", ".join(meta["io.modelcontextprotocol/clientCapabilities"]) or "none declared"
+    capabilities = ", ".join(sorted(meta["io.modelcontextprotocol/clientCapabilities"])) or "none declared"
     text = f"protocol {version}; client {client}; capabilities: {capabilities}"
     content = [{"type": "text", "text": text}]
     return result(id_, {"resultType": "complete", "content": content, "isError": False})
 # ANCHOR_END: tool
-
-
-def discover():
-    return {
-        "resultType": "complete",
-        "supportedVersions": [PROTOCOL_VERSION],
-        "capabilities": {"tools": {}},
-        "ttlMs": 60000,
-        "cacheScope": "public",
-    }
-
-
-def list_tools():
-    return {"resultType": "complete", "tools": TOOLS, "ttlMs": 60000, "cacheScope": "public"}
-
-
-def result(id_, body):
-    """A success response; every result names the server in _meta."""
-    info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    body["_meta"] = {"io.modelcontextprotocol/serverInfo": info}
-    return {"jsonrpc": "2.0", "id": id_, "result": body}
-
-
-def error(id_, code, message, data=None):
-    body = {"code": code, "message": message}
-    if data is not None:
-        body["data"] = data
-    return {"jsonrpc": "2.0", "id": id_, "error": body}
-
-
-def invalid_request(msg):
-    """-32600, with the request's id when it can be read."""
-    id_ = msg.get("id") if isinstance(msg, dict) else None
-    if not is_id(id_):
-        id_ = None
-    return error(id_, -32600, "Invalid Request: not a JSON-RPC 2.0 request or notification")
 
 
 def main():

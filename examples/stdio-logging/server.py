@@ -25,6 +25,8 @@ TOOLS = [
         },
     }
 ]
+DISCOVER = {"supportedVersions": [PROTOCOL_VERSION], "capabilities": {"tools": {}}, "ttlMs": 60000, "cacheScope": "public"}
+TOOLS_LIST = {"tools": TOOLS, "ttlMs": 60000, "cacheScope": "public"}
 
 
 def log(text):
@@ -94,9 +96,9 @@ def handle(line):
         data = {"supported": [PROTOCOL_VERSION], "requested": version}
         return error(id_, -32022, "Unsupported protocol version", data)
     if method == "server/discover":
-        return result(id_, discover())
+        return result(id_, DISCOVER)
     if method == "tools/list":
-        return result(id_, list_tools())
+        return result(id_, TOOLS_LIST)
     if method == "tools/call":
         return call_tool(id_, params)
     return error(id_, -32601, f"Method not found: {method}")
@@ -134,7 +136,7 @@ def call_tool(id_, params):
     elif not isinstance(args["text"], str):
         why = "property 'text' must be a string"
     else:
-        why = next((f"unexpected property '{key}'" for key in args if key != "text"), None)
+        why = next((f"unexpected property '{key}'" for key in sorted(args) if key != "text"), None)
     if why:
         text = f"Invalid arguments for tool count_words: {why}. It takes one argument, text, a string."
         return result(id_, tool_result(text, True))
@@ -149,29 +151,11 @@ def call_tool(id_, params):
     return result(id_, tool_result(report, False))
 
 
-def tool_result(text, is_error):
-    return {"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": is_error}
 
-
-def discover():
-    return {
-        "resultType": "complete",
-        "supportedVersions": [PROTOCOL_VERSION],
-        "capabilities": {"tools": {}},
-        "ttlMs": 60000,
-        "cacheScope": "public",
-    }
-
-
-def list_tools():
-    return {"resultType": "complete", "tools": TOOLS, "ttlMs": 60000, "cacheScope": "public"}
-
-
-def result(id_, body):
-    """A success response; every result names the server in _meta."""
-    info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    body["_meta"] = {"io.modelcontextprotocol/serverInfo": info}
-    return {"jsonrpc": "2.0", "id": id_, "result": body}
+def invalid_request(msg):
+    """-32600, with the request's id when it can be read."""
+    id_ = msg.get("id") if isinstance(msg, dict) else None
+    return error(id_ if is_id(id_) else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request or notification")
 
 
 def error(id_, code, message, data=None):
@@ -181,13 +165,14 @@ def error(id_, code, message, data=None):
     return {"jsonrpc": "2.0", "id": id_, "error": body}
 
 
-def invalid_request(msg):
-    """-32600, with the request's id when it can be read."""
-    id_ = msg.get("id") if isinstance(msg, dict) else None
-    if not is_id(id_):
-        id_ = None
-    return error(id_, -32600, "Invalid Request: not a JSON-RPC 2.0 request or notification")
+def result(id_, body):
+    """A success response. Every result starts with resultType and ends with the _meta that names the server."""
+    meta = {"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION}}
+    return {"jsonrpc": "2.0", "id": id_, "result": {"resultType": "complete", **body, "_meta": meta}}
 
+
+def tool_result(text, is_error):
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
 if __name__ == "__main__":
     sys.exit(main())
