@@ -327,6 +327,7 @@ def test_a_stderr_lane_is_written_shown_and_checked_like_the_answer_key(tmp_path
                                "log: stdin closed\n"
     text = (root / "docs/p.md").read_text()
     assert '<div class="stderr-lane" markdown>' in text and "log: stdin closed" in text
+    assert "stderr of the Python server" in text, "the lane names the language, not the tool's implementation kind"
     assert invoke(root, "--check").returncode == 0
     lane.write_text(lane.read_text().replace("closed", "shut"))
     proc = invoke(root, "--check")

@@ -420,11 +420,15 @@ class StderrLane:
     data: bytes
 
 
+# A reader knows languages, not the tool's implementation kinds (a single-file rustc build vs a cargo project).
+SERVER_LANGUAGE = {"rust": "Rust", "cargo": "Rust", "python": "Python"}
+
+
 def _stderr_lane(lane: StderrLane) -> list[str]:
     """The server's stderr as its own lane under the exchanges: the log a reader sees in a terminal, never the wire."""
     text = lane.data.decode("utf-8", errors="replace").removesuffix("\n")
     out = ['<div class="stderr-lane" markdown>\n', "\n",
-           f'<p class="exchange-heading">stderr of the {html.escape(lane.implementation)} implementation '
+           f'<p class="exchange-heading">stderr of the {SERVER_LANGUAGE.get(lane.implementation, "")} server '
            f'<span class="exchange-where">{html.escape(lane.rel)}</span>: its log, beside the wire and never on '
            f'it</p>\n', "\n"]
     out += _fence(text if text else "(nothing on stderr)", ".text")
