@@ -7,13 +7,12 @@
 
 // ANCHOR: tools
 use rmcp::{
-    ErrorData, RoleServer, ServerHandler, ServiceExt,
     handler::server::{tool::ToolCallContext, wrapper::Parameters},
     model::{CallToolRequestParams, CallToolResponse, MetaObject},
-    service::{RequestContext, ServerInitializeError},
     schemars::JsonSchema,
     serde::Deserialize,
-    tool, tool_handler, tool_router,
+    service::{RequestContext, ServerInitializeError},
+    tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler, ServiceExt,
 };
 
 /// The arguments of `add`. rmcp turns this type into the tool's `inputSchema`, and each
@@ -55,10 +54,7 @@ impl Tools {
         }
     }
 
-    #[tool(
-        title = "Shout",
-        description = "Returns the text in upper case. The text must not be empty."
-    )]
+    #[tool(title = "Shout", description = "Returns the text in upper case. The text must not be empty.")]
     fn shout(&self, Parameters(ShoutArgs { text }): Parameters<ShoutArgs>) -> Result<String, String> {
         if text.is_empty() {
             return Err("Nothing to shout: text is empty".to_string());

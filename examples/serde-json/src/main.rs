@@ -68,11 +68,8 @@ struct VersionMismatch {
 
 /// A success reply as one line of compact JSON.
 fn result<R: Serialize>(id: Value, body: R) -> String {
-    let reply = Success {
-        jsonrpc: "2.0",
-        id,
-        result: WithMeta { body, meta: ResultMeta { server_info: SERVER_INFO } },
-    };
+    let reply =
+        Success { jsonrpc: "2.0", id, result: WithMeta { body, meta: ResultMeta { server_info: SERVER_INFO } } };
     serde_json::to_string(&reply).expect("a reply always serialises")
 }
 
@@ -219,7 +216,10 @@ struct Property {
 fn object_schema(properties: &[(&'static str, &'static str, &'static str)]) -> InputSchema {
     InputSchema {
         kind: "object",
-        properties: properties.iter().map(|&(name, kind, description)| (name, Property { kind, description })).collect(),
+        properties: properties
+            .iter()
+            .map(|&(name, kind, description)| (name, Property { kind, description }))
+            .collect(),
         required: properties.iter().map(|&(name, _, _)| name).collect(),
         additional_properties: false,
     }

@@ -1,0 +1,38 @@
+"""The Rust examples read as one project: every cargo example is a workspace member, formatted by rustfmt.
+
+rustfmt only reads files, so it runs here outside the sandbox; clippy would compile (build scripts, proc macros)
+and so is not run here: building is the tool's job, and it builds in the sandbox.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tomllib
+
+from conftest import ROOT, skip_or_fail
+
+EXAMPLES = ROOT / "examples"
+
+
+def test_every_cargo_example_is_a_workspace_member_with_no_lock_of_its_own():
+    members = tomllib.loads((EXAMPLES / "Cargo.toml").read_text())["workspace"]["members"]
+    cargo_examples = sorted(p.parent.name for p in EXAMPLES.glob("*/Cargo.toml"))
+    assert members == sorted(members), "keep examples/Cargo.toml's members sorted"
+    assert cargo_examples == members
+    assert [p.parent.name for p in EXAMPLES.glob("*/Cargo.lock")] == [], "members share examples/Cargo.lock"
+    assert (EXAMPLES / "Cargo.lock").is_file()
+
+
+def test_only_the_no_crates_lessons_are_single_rust_files():
+    """A single main.rs is for a page whose lesson is doing without crates; the rest are on serde_json."""
+    single = sorted(p.parent.name for p in EXAMPLES.glob("*/main.rs"))
+    assert single == ["first-server", "lsp-framing"]
+
+
+def test_the_workspace_is_formatted_by_rustfmt():
+    if shutil.which("cargo-fmt") is None and shutil.which("rustfmt") is None:
+        skip_or_fail("rustfmt is not installed: rustup component add rustfmt")
+    proc = subprocess.run(["cargo", "fmt", "--check", "--manifest-path", str(EXAMPLES / "Cargo.toml")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, f"run `cargo fmt` in examples/ (rustfmt.toml sets the width):\n{proc.stdout}"
