@@ -116,7 +116,7 @@ def call_tool(id_, params, caps):
         if note_id in NOTES:
             return result(id_, tool_result(NOTES[note_id], False))
         # The call was well formed; the tool ran and failed. The model can fix this too.
-        text = f"No note has the id '{note_id}'. The ids that exist are n1 and n2."
+        text = f"No note has the id '{note_id}'. The ids that exist are {' and '.join(NOTES)}."
         return result(id_, tool_result(text, True))
     if name == "delete_note":
         # This tool cannot work unless the client can ask its user a question.

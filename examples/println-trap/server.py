@@ -6,22 +6,22 @@ the spec forbids and no client can parse. The fix is print(..., file=sys.stderr)
 
 Otherwise it is a trimmed first server with one tool, shout. The Rust twin reads and writes its
 JSON with serde_json, this one with the json module; both write the same bytes, the stray line
-included.
+included. Error handling is trimmed as in the twin: a message without a method or an id gets no
+reply, and JSON that is not an object gets -32600 Invalid Request without a closer look.
 """
 
 import json
 import sys
 
+PROTOCOL_VERSION = "2026-07-28"
+
 # ANCHOR: parse
 def parse(text):
-    """One line of text as a dict, or None if it is not a JSON object."""
-    try:
-        message = json.loads(text)
-        # A lone surrogate ("\ud800") is no character: refuse the line, as serde_json does.
-        json.dumps(message, ensure_ascii=False).encode("utf-8")
-    except ValueError:  # UnicodeEncodeError is a ValueError too
-        return None
-    return message if isinstance(message, dict) else None
+    """One line of text as JSON; raises ValueError if it is not JSON."""
+    message = json.loads(text)
+    # A lone surrogate ("\ud800") is no character: refuse the line, as serde_json does.
+    json.dumps(message, ensure_ascii=False).encode("utf-8")  # UnicodeEncodeError is a ValueError too
+    return message
 # ANCHOR_END: parse
 
 # ANCHOR: reply
@@ -47,8 +47,8 @@ def check_meta(id, params):
     caps = meta.get("io.modelcontextprotocol/clientCapabilities")
     if not (isinstance(version, str) and isinstance(caps, dict)):
         return error(id, -32602, "Invalid params: params._meta is incomplete")
-    if version != "2026-07-28":
-        data = {"supported": ["2026-07-28"], "requested": version}
+    if version != PROTOCOL_VERSION:
+        data = {"supported": [PROTOCOL_VERSION], "requested": version}
         return error(id, -32022, "Unsupported protocol version", data)
     return None
 # ANCHOR_END: envelope
@@ -79,7 +79,7 @@ def handle(message):
 # ANCHOR: tools
 DISCOVER = {
     "resultType": "complete",
-    "supportedVersions": ["2026-07-28"],
+    "supportedVersions": [PROTOCOL_VERSION],
     "capabilities": {"tools": {}},
     "ttlMs": 3600000,
     "cacheScope": "public",
@@ -124,8 +124,13 @@ def call_tool(id, params):
 def main():
     sys.stdout.reconfigure(encoding="utf-8")  # MCP messages are UTF-8, whatever the locale says
     for line in sys.stdin.buffer:
-        message = parse(line.decode("utf-8"))
-        reply = handle(message) if message is not None else error(None, -32700, "Parse error")
+        text = line.decode("utf-8")  # not UTF-8: an exception, as the Rust twin panics
+        try:
+            message = parse(text)
+        except ValueError:
+            reply = error(None, -32700, "Parse error")
+        else:
+            reply = handle(message) if isinstance(message, dict) else error(None, -32600, "Invalid Request")
         if reply is not None:
             # The reply goes through the same sys.stdout as print(), so the two stay in order.
             line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)

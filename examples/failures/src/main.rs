@@ -58,12 +58,14 @@ fn handle(line: &str) -> Option<String> {
         }
     };
     let id = msg.get("id");
-    let method = msg["method"].as_str().filter(|_| msg["jsonrpc"] == "2.0" && id.is_none_or(is_id));
-    let Some(method) = method else {
+    let method = match (msg["method"].as_str(), msg["jsonrpc"].as_str()) {
+        (Some(method), Some("2.0")) if id.is_none_or(is_id) => method,
         // Not a JSON-RPC 2.0 request or notification: -32600, with the id when it can be read.
-        let id = id.filter(|id| is_id(id)).cloned().unwrap_or(Value::Null);
-        let error = RpcError::new(-32600, "Invalid Request: not a JSON-RPC 2.0 request or notification");
-        return Some(respond(id, Err(error)));
+        _ => {
+            let id = id.filter(|id| is_id(id)).cloned().unwrap_or(Value::Null);
+            let error = RpcError::new(-32600, "Invalid Request: not a JSON-RPC 2.0 request or notification");
+            return Some(respond(id, Err(error)));
+        }
     };
     let Some(id) = id.cloned() else {
         eprintln!("notes: notification {method}; notifications get no reply");
@@ -75,8 +77,9 @@ fn handle(line: &str) -> Option<String> {
 
 /// Everything after the JSON-RPC checks. `?` turns each failed check into the error reply.
 fn serve(method: &str, params: Option<&Value>) -> Result<Answer, RpcError> {
-    let meta = params.and_then(|p| p.get("_meta")).filter(|m| m.is_object());
-    let meta = meta.ok_or_else(|| RpcError::invalid_params("params._meta is missing"))?;
+    let missing = || RpcError::invalid_params("params._meta is missing");
+    let params = params.ok_or_else(missing)?;
+    let meta = params.get("_meta").filter(|m| m.is_object()).ok_or_else(missing)?;
     let version = meta["io.modelcontextprotocol/protocolVersion"]
         .as_str()
         .ok_or_else(|| RpcError::invalid_params("params._meta has no io.modelcontextprotocol/protocolVersion"))?;
@@ -90,7 +93,7 @@ fn serve(method: &str, params: Option<&Value>) -> Result<Answer, RpcError> {
     match method {
         "server/discover" => Ok(Answer::Discover(discover())),
         "tools/list" => Ok(Answer::Tools(list_tools())),
-        "tools/call" => call_tool(params.expect("checked above"), caps).map(Answer::Call),
+        "tools/call" => call_tool(params, caps).map(Answer::Call),
         _ => Err(RpcError::new(-32601, format!("Method not found: {method}"))),
     }
 }
@@ -115,7 +118,8 @@ fn call_tool(params: &Value, caps: &Map<String, Value>) -> Result<CallToolResult
                 Some((_, text)) => CallToolResult::text(*text),
                 // The call was well formed; the tool ran and failed. The model can fix this too.
                 None => {
-                    CallToolResult::error(format!("No note has the id '{note_id}'. The ids that exist are n1 and n2."))
+                    let ids = NOTES.map(|(id, _)| id).join(" and ");
+                    CallToolResult::error(format!("No note has the id '{note_id}'. The ids that exist are {ids}."))
                 }
             })
         }
@@ -140,14 +144,11 @@ fn call_tool(params: &Value, caps: &Map<String, Value>) -> Result<CallToolResult
 /// Checks `arguments` against the inputSchema both tools share. The message is for the
 /// model: what is wrong, and what a good call looks like.
 fn note_id<'a>(tool: &str, args: &'a Map<String, Value>) -> Result<&'a str, String> {
-    let why = match args.get("id") {
-        None => "missing required property 'id'".to_string(),
-        Some(Value::String(_)) if args.len() > 1 => {
-            let extra = args.keys().find(|key| *key != "id").expect("more than one key");
-            format!("unexpected property '{extra}'")
-        }
-        Some(Value::String(note_id)) => return Ok(note_id),
-        Some(_) => "property 'id' must be a string".to_string(),
+    let why = match (args.get("id"), args.keys().find(|key| *key != "id")) {
+        (Some(Value::String(note_id)), None) => return Ok(note_id),
+        (Some(Value::String(_)), Some(extra)) => format!("unexpected property '{extra}'"),
+        (Some(_), _) => "property 'id' must be a string".to_string(),
+        (None, _) => "missing required property 'id'".to_string(),
     };
     Err(format!("Invalid arguments for tool {tool}: {why}. Pass one argument, id, a note id such as n1."))
 }
@@ -272,33 +273,32 @@ fn list_tools() -> ToolsList {
 }
 
 /// A JSON-RPC response: `result` or `error`, never both.
-/// A JSON-RPC response, written from borrowed parts: `result` or `error`, never both.
 #[derive(Serialize)]
-struct Response<'a> {
+struct Response {
     jsonrpc: &'static str,
     id: Value,
     #[serde(flatten)]
-    outcome: Outcome<'a>,
+    outcome: Outcome,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "lowercase")]
-enum Outcome<'a> {
-    Result(WithMeta<'a>),
-    Error(&'a RpcError),
+enum Outcome {
+    Result(WithMeta),
+    Error(RpcError),
 }
 
 /// A result's own members, then the `_meta` that names the server in every result.
 #[derive(Serialize)]
-struct WithMeta<'a> {
+struct WithMeta {
     #[serde(flatten)]
-    answer: &'a Answer,
+    answer: Answer,
     #[serde(rename = "_meta")]
     meta: Value,
 }
 
 fn respond(id: Value, outcome: Result<Answer, RpcError>) -> String {
-    let outcome = match &outcome {
+    let outcome = match outcome {
         Ok(answer) => {
             let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "notes", "version": "1.0.0"}});
             Outcome::Result(WithMeta { answer, meta })
@@ -316,14 +316,14 @@ fn is_id(id: &Value) -> bool {
 fn main() {
     let mut stdout = io::stdout().lock();
     for line in io::stdin().lock().split(b'\n') {
-        let line = match line {
-            Ok(line) => line,
+        let raw = match line {
+            Ok(raw) => raw,
             Err(err) => {
                 eprintln!("notes: cannot read stdin: {err}");
                 break;
             }
         };
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        let line = raw.strip_suffix(b"\r").unwrap_or(&raw);
         let reply = match std::str::from_utf8(line) {
             Ok(line) => handle(line),
             Err(_) => {

@@ -1,15 +1,18 @@
-// println-trap: a small MCP server (revision 2026-07-28) over stdio that makes, on purpose, the
-// classic mistake of a hand-written stdio server: one debug `println!` while it handles a request.
-// On stdio, stdout is the wire. That debug line reaches the client as a line that is not a
-// JSON-RPC message, which the spec forbids and no client can parse. The fix is `eprintln!`,
-// which writes to stderr, the channel the spec leaves to the server for log text.
-//
-// Otherwise it is a trimmed first server with one tool, `shout`, reading and writing its JSON
-// with serde_json. It trims error handling too: a message without a method or an id gets no reply.
+//! println-trap: a small MCP server (revision 2026-07-28) over stdio that makes, on purpose, the
+//! classic mistake of a hand-written stdio server: one debug `println!` while it handles a request.
+//! On stdio, stdout is the wire. That debug line reaches the client as a line that is not a
+//! JSON-RPC message, which the spec forbids and no client can parse. The fix is `eprintln!`,
+//! which writes to stderr, the channel the spec leaves to the server for log text.
+//!
+//! Otherwise it is a trimmed first server with one tool, `shout`, reading and writing its JSON
+//! with serde_json. It trims error handling too: a message without a method or an id gets no reply,
+//! and JSON that is not an object gets -32600 Invalid Request without a closer look.
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::io::{self, BufRead, Write};
+
+const PROTOCOL_VERSION: &str = "2026-07-28";
 
 // ANCHOR: reply
 #[derive(Serialize)]
@@ -81,26 +84,27 @@ fn reply(id: Value, body: Body) -> String {
     serde_json::to_string(&Response { jsonrpc: "2.0", id, body }).expect("a response always serialises")
 }
 
-fn error(id: Value, code: i32, message: &str) -> String {
-    reply(id, Body::Error(ErrorObject { code, message: message.to_string(), data: None }))
+fn error(id: Value, code: i32, message: impl Into<String>) -> String {
+    reply(id, Body::Error(ErrorObject { code, message: message.into(), data: None }))
 }
 // ANCHOR_END: reply
 
 // ANCHOR: envelope
-/// Every request carries its own `params._meta`; returns the error reply if it will not do.
-fn check_meta(id: &Value, params: &Map<String, Value>) -> Option<String> {
+/// Every request carries its own `params._meta`; says what is wrong with it, if anything.
+fn check_meta(params: &Map<String, Value>) -> Result<(), ErrorObject> {
     let meta = params.get("_meta").and_then(Value::as_object);
     let version = meta.and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).and_then(Value::as_str);
     let caps = meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"));
-    let (Some(version), true) = (version, caps.is_some_and(Value::is_object)) else {
-        return Some(error(id.clone(), -32602, "Invalid params: params._meta is incomplete"));
+    let (Some(version), Some(_)) = (version, caps.and_then(Value::as_object)) else {
+        let message = "Invalid params: params._meta is incomplete".to_string();
+        return Err(ErrorObject { code: -32602, message, data: None });
     };
-    if version != "2026-07-28" {
-        let data = Unsupported { supported: ["2026-07-28"], requested: version.to_string() };
+    if version != PROTOCOL_VERSION {
+        let data = Unsupported { supported: [PROTOCOL_VERSION], requested: version.to_string() };
         let message = "Unsupported protocol version".to_string();
-        return Some(reply(id.clone(), Body::Error(ErrorObject { code: -32022, message, data: Some(data) })));
+        return Err(ErrorObject { code: -32022, message, data: Some(data) });
     }
-    None
+    Ok(())
 }
 // ANCHOR_END: envelope
 
@@ -109,23 +113,24 @@ fn handle(message: &Map<String, Value>) -> Option<String> {
     let method = message.get("method")?.as_str()?;
     let id = message.get("id")?.clone(); // no id: a notification, which gets no reply
     if !["server/discover", "tools/list", "tools/call"].contains(&method) {
-        return Some(error(id, -32601, &format!("Method not found: {method}")));
+        return Some(error(id, -32601, format!("Method not found: {method}")));
     }
     let no_params = Map::new();
     let params = message.get("params").and_then(Value::as_object).unwrap_or(&no_params);
-    if let Some(reply) = check_meta(&id, params) {
-        return Some(reply);
+    if let Err(error) = check_meta(params) {
+        return Some(reply(id, Body::Error(error)));
     }
     Some(match method {
         "server/discover" => reply(id, Body::Result(discover())),
         "tools/list" => reply(id, Body::Result(tools())),
-        _ => {
+        "tools/call" => {
             // THE MISTAKE: a debug line on stdout, which is the wire. The client expects a
             // JSON-RPC message on every line and cannot parse this one; some clients log an error
             // and read on, others give up on the server. `eprintln!` would have used stderr.
             println!("got request {method} id={id}");
             call_tool(id, params)
         }
+        _ => unreachable!("checked above"),
     })
 }
 // ANCHOR_END: the-mistake
@@ -134,7 +139,7 @@ fn handle(message: &Map<String, Value>) -> Option<String> {
 fn discover() -> Answer {
     Answer::Discover {
         result_type: "complete",
-        supported_versions: ["2026-07-28"],
+        supported_versions: [PROTOCOL_VERSION],
         capabilities: json!({"tools": {}}),
         ttl_ms: 3_600_000,
         cache_scope: "public",
@@ -198,7 +203,7 @@ fn tools() -> Answer {
 fn call_tool(id: Value, params: &Map<String, Value>) -> String {
     let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
     if name != "shout" {
-        return error(id, -32602, &format!("Unknown tool: {name}"));
+        return error(id, -32602, format!("Unknown tool: {name}"));
     }
     let text = params.get("arguments").and_then(|args| args.get("text")).and_then(Value::as_str);
     let (text, is_error) = match text {
@@ -216,7 +221,8 @@ fn main() {
         let line = line.expect("cannot read stdin (or it is not UTF-8)");
         let reply = match serde_json::from_str(&line) {
             Ok(Value::Object(message)) => handle(&message),
-            _ => Some(error(Value::Null, -32700, "Parse error")),
+            Ok(_) => Some(error(Value::Null, -32600, "Invalid Request")),
+            Err(_) => Some(error(Value::Null, -32700, "Parse error")),
         };
         if let Some(reply) = reply {
             // The reply goes through the same stdout as println!, so the two stay in order.

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::io::{self, BufRead, ErrorKind, Write};
+use std::io::{self, BufRead, Write};
 
 const PROTOCOL_VERSION: &str = "2026-07-28";
 
@@ -19,16 +19,12 @@ struct Envelope<'a> {
     client_info: Option<&'a Value>,
 }
 
-fn read_meta(params: Option<&Value>) -> Result<Envelope<'_>, &'static str> {
-    let Some(meta) = params.and_then(|p| p.get("_meta")).and_then(Value::as_object) else {
-        return Err("params._meta is missing");
-    };
-    let Some(version) = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str) else {
-        return Err("params._meta has no io.modelcontextprotocol/protocolVersion");
-    };
-    let Some(capabilities) = meta.get("io.modelcontextprotocol/clientCapabilities").and_then(Value::as_object) else {
-        return Err("params._meta has no io.modelcontextprotocol/clientCapabilities");
-    };
+fn read_meta(params: &Value) -> Result<Envelope<'_>, &'static str> {
+    let meta = params.get("_meta").and_then(Value::as_object).ok_or("params._meta is missing")?;
+    let version = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str);
+    let version = version.ok_or("params._meta has no io.modelcontextprotocol/protocolVersion")?;
+    let capabilities = meta.get("io.modelcontextprotocol/clientCapabilities").and_then(Value::as_object);
+    let capabilities = capabilities.ok_or("params._meta has no io.modelcontextprotocol/clientCapabilities")?;
     let client_info = meta.get("io.modelcontextprotocol/clientInfo");
     Ok(Envelope { version, capabilities, client_info })
 }
@@ -42,12 +38,12 @@ fn handle(line: &str) -> Option<String> {
         }
     };
     let method = msg.get("method").and_then(Value::as_str);
-    let id = match (method, msg.get("jsonrpc").and_then(Value::as_str), msg.get("id")) {
+    let (method, id) = match (method, msg.get("jsonrpc").and_then(Value::as_str), msg.get("id")) {
         (Some(method), Some("2.0"), None) => {
             eprintln!("request-echo: notification {method}; no reply");
             return None;
         }
-        (Some(_), Some("2.0"), Some(id)) if is_id(id) => id.clone(),
+        (Some(method), Some("2.0"), Some(id)) if is_id(id) => (method, id.clone()),
         // Not a JSON-RPC 2.0 request: -32600, with the id when it can be read.
         (_, _, id) => {
             let id = id.filter(|id| is_id(id)).cloned().unwrap_or(Value::Null);
@@ -55,7 +51,6 @@ fn handle(line: &str) -> Option<String> {
             return Some(error(id, -32600, message, None));
         }
     };
-    let method = method.expect("matched above");
     eprintln!("request-echo: request {method} id={id}");
 
     // A legacy client (2025-11-25 and earlier) opens with a handshake that this
@@ -68,7 +63,7 @@ fn handle(line: &str) -> Option<String> {
     }
 
     // Everything else needs params._meta, on this request, every time.
-    let params = msg.get("params");
+    let params = msg.get("params").unwrap_or(&Value::Null);
     let envelope = match read_meta(params) {
         Ok(envelope) => envelope,
         Err(why) => return Some(error(id, -32602, &format!("Invalid params: {why}"), None)),
@@ -81,7 +76,7 @@ fn handle(line: &str) -> Option<String> {
     Some(match method {
         "server/discover" => result(id, discover()),
         "tools/list" => result(id, list_tools()),
-        "tools/call" => call_tool(id, params.expect("read_meta found _meta in it"), &envelope),
+        "tools/call" => call_tool(id, params, &envelope),
         _ => error(id, -32601, &format!("Method not found: {method}"), None),
     })
 }
@@ -108,7 +103,7 @@ fn call_tool(id: Value, params: &Value, envelope: &Envelope) -> String {
         // Arguments its inputSchema does not allow: a tool execution error the model can fix.
         Some(Value::Object(_)) => {
             let text = "Invalid arguments for tool show_request: it takes no arguments. Call it with {}.";
-            return result(id, ToolResult::text(text.to_string(), true));
+            return result(id, ToolResult::error(text.to_string()));
         }
         Some(_) => return error(id, -32602, "Invalid params: params.arguments must be an object", None),
     }
@@ -118,12 +113,10 @@ fn call_tool(id: Value, params: &Value, envelope: &Envelope) -> String {
         Some(Ok(ClientInfo { name, version })) => format!("{name} {version}"),
         _ => "not named".to_string(),
     };
-    let capabilities = match envelope.capabilities.keys().map(String::as_str).collect::<Vec<_>>() {
-        names if names.is_empty() => "none declared".to_string(),
-        names => names.join(", "),
-    };
+    let names: Vec<&str> = envelope.capabilities.keys().map(String::as_str).collect();
+    let capabilities = if names.is_empty() { "none declared".to_string() } else { names.join(", ") };
     let text = format!("protocol {}; client {client}; capabilities: {capabilities}", envelope.version);
-    result(id, ToolResult::text(text, false))
+    result(id, ToolResult::ok(text))
 }
 // ANCHOR_END: tool
 
@@ -136,7 +129,7 @@ fn is_id(id: &Value) -> bool {
 #[serde(rename_all = "camelCase")]
 struct ToolResult {
     result_type: &'static str,
-    content: Vec<Content>,
+    content: [Content; 1],
     is_error: bool,
 }
 
@@ -148,8 +141,12 @@ struct Content {
 }
 
 impl ToolResult {
-    fn text(text: String, is_error: bool) -> Self {
-        ToolResult { result_type: "complete", content: vec![Content { kind: "text", text }], is_error }
+    fn ok(text: String) -> Self {
+        ToolResult { result_type: "complete", content: [Content { kind: "text", text }], is_error: false }
+    }
+
+    fn error(text: String) -> Self {
+        ToolResult { is_error: true, ..ToolResult::ok(text) }
     }
 }
 
@@ -220,15 +217,20 @@ fn list_tools() -> Listing<Tools> {
     })
 }
 
-/// A JSON-RPC response. Exactly one of `result` and `error` is set; the other is left out.
+/// A JSON-RPC response: `result` or `error`, never both.
 #[derive(Serialize)]
 struct Response<'a, T> {
     jsonrpc: &'static str,
     id: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<Stamped<T>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorObject<'a>>,
+    #[serde(flatten)]
+    outcome: Outcome<'a, T>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome<'a, T> {
+    Result(Stamped<T>),
+    Error(ErrorObject<'a>),
 }
 
 /// A result with `io.modelcontextprotocol/serverInfo` in its `_meta`, as every result carries it.
@@ -269,30 +271,33 @@ struct Unsupported<'a> {
 
 fn result<T: Serialize>(id: Value, body: T) -> String {
     let meta = ResultMeta { server_info: ServerInfo { name: "request-echo", version: "1.0.0" } };
-    let response = Response { jsonrpc: "2.0", id, result: Some(Stamped { body, meta }), error: None };
+    let response = Response { jsonrpc: "2.0", id, outcome: Outcome::Result(Stamped { body, meta }) };
     serde_json::to_string(&response).expect("a response always serialises")
 }
 
-fn error(id: Value, code: i32, message: &str, data: Option<Unsupported>) -> String {
-    let error = Some(ErrorObject { code, message, data });
-    let response = Response::<()> { jsonrpc: "2.0", id, result: None, error };
+fn error(id: Value, code: i32, message: &str, data: Option<Unsupported<'_>>) -> String {
+    // An error carries no result, so the result type is moot: ().
+    let error = Outcome::<()>::Error(ErrorObject { code, message, data });
+    let response = Response { jsonrpc: "2.0", id, outcome: error };
     serde_json::to_string(&response).expect("a response always serialises")
 }
 
 fn main() {
     let mut stdout = io::stdout().lock();
-    // lines() ends at end of file, when the client closes our stdin. A line that is not UTF-8 is
-    // an error for that line only: it is read past, and the next line is read as usual.
-    for line in io::stdin().lock().lines() {
-        let reply = match line {
-            Ok(line) => handle(&line),
-            Err(err) if err.kind() == ErrorKind::InvalidData => {
-                Some(error(Value::Null, -32700, "Parse error: the line is not valid UTF-8", None))
-            }
+    // The loop ends at end of file, when the client closes our stdin. Bytes first, then
+    // UTF-8: a line that is not UTF-8 is an error for that line only, and the next is read as usual.
+    for raw in io::stdin().lock().split(b'\n') {
+        let raw = match raw {
+            Ok(raw) => raw,
             Err(err) => {
                 eprintln!("request-echo: cannot read stdin: {err}");
                 break;
             }
+        };
+        let line = raw.strip_suffix(b"\r").unwrap_or(&raw);
+        let reply = match std::str::from_utf8(line) {
+            Ok(line) => handle(line),
+            Err(_) => Some(error(Value::Null, -32700, "Parse error: the line is not valid UTF-8", None)),
         };
         if let Some(reply) = reply {
             writeln!(stdout, "{reply}").expect("stdout is gone");

@@ -59,7 +59,7 @@ fn handle(line: &str) -> Option<Reply> {
         (Some(method), Some("2.0")) if id.is_none_or(is_id) => method,
         // Not a JSON-RPC 2.0 request or notification: -32600, with the id if it can be read.
         _ => {
-            let id = id.filter(|id| is_id(id)).cloned().unwrap_or_default();
+            let id = id.filter(|id| is_id(id)).cloned().unwrap_or(Value::Null);
             let failure = Failure::new(-32600, "Invalid Request: not a JSON-RPC 2.0 request or notification");
             return Some(Reply::error(id, failure));
         }
@@ -71,8 +71,8 @@ fn handle(line: &str) -> Option<Reply> {
     eprintln!("wordcount: read request {method} id={id}");
     let params = msg.get("params").unwrap_or(&Value::Null);
     let outcome = check_meta(params).and_then(|()| match method {
-        "server/discover" => Ok(Answer::Discover(Discover::default())),
-        "tools/list" => Ok(Answer::Tools(ToolsList::default())),
+        "server/discover" => Ok(Answer::Discover(discover())),
+        "tools/list" => Ok(Answer::Tools(list_tools())),
         "tools/call" => call_tool(params),
         _ => Err(Failure::new(-32601, format!("Method not found: {method}"))),
     });
@@ -110,7 +110,7 @@ fn notification(method: &str, params: Option<&Value>) {
         eprintln!("wordcount: read notification {method}; ignoring it");
         return;
     }
-    let target = params.and_then(|p| p.get("requestId")).map_or("?".to_string(), Value::to_string);
+    let target = params.and_then(|p| p.get("requestId")).map_or_else(|| "?".to_string(), Value::to_string);
     let reason = params.and_then(|p| p.get("reason")).and_then(Value::as_str).unwrap_or("none given");
     // This server answers each request before it reads the next line, so by the
     // time a cancellation is read the request it names is finished (or was never
@@ -125,21 +125,22 @@ fn call_tool(params: &Value) -> Result<Answer, Failure> {
         Some(name) => return Err(Failure::new(-32602, format!("Unknown tool: {name}"))),
         None => return Err(Failure::new(-32602, "Invalid params: tools/call needs a tool name")),
     }
+    let no_arguments = serde_json::Map::new();
     let args = match params.get("arguments") {
-        None => &serde_json::Map::new(),
+        None => &no_arguments,
         Some(Value::Object(args)) => args,
         Some(_) => return Err(Failure::new(-32602, "Invalid params: params.arguments must be an object")),
     };
     // Arguments that do not fit the inputSchema are a tool execution error: a result with
     // isError true, which the model reads and can fix on its next call.
     let why = match (args.get("text"), args.keys().find(|key| *key != "text")) {
-        (Some(Value::String(text)), None) => return Ok(Answer::Call(CallResult::new(count(text), false))),
+        (Some(Value::String(text)), None) => return Ok(Answer::Call(CallResult::ok(count(text)))),
         (Some(Value::String(_)), Some(extra)) => format!("unexpected property '{extra}'"),
         (Some(_), _) => "property 'text' must be a string".to_string(),
         (None, _) => "missing required property 'text'".to_string(),
     };
     let text = format!("Invalid arguments for tool count_words: {why}. It takes one argument, text, a string.");
-    Ok(Answer::Call(CallResult::new(text, true)))
+    Ok(Answer::Call(CallResult::error(text)))
 }
 
 fn count(text: &str) -> String {
@@ -154,11 +155,7 @@ fn count(text: &str) -> String {
 
 /// A JSON-RPC id this server accepts: a string or an integer.
 fn is_id(id: &Value) -> bool {
-    match id {
-        Value::String(_) => true,
-        Value::Number(n) => n.is_i64() || n.is_u64(),
-        _ => false,
-    }
+    id.is_string() || id.is_i64() || id.is_u64()
 }
 
 /// One line of stdout. Untagged: each variant is written as its fields, `result` or `error`.
@@ -251,11 +248,9 @@ struct DeclaredCapabilities {
 #[derive(Serialize)]
 struct Empty {}
 
-impl Default for Discover {
-    fn default() -> Self {
-        let capabilities = DeclaredCapabilities { tools: Empty {} };
-        Discover { supported_versions: [PROTOCOL_VERSION], capabilities, ttl_ms: 60_000, cache_scope: "public" }
-    }
+fn discover() -> Discover {
+    let capabilities = DeclaredCapabilities { tools: Empty {} };
+    Discover { supported_versions: [PROTOCOL_VERSION], capabilities, ttl_ms: 60_000, cache_scope: "public" }
 }
 
 #[derive(Serialize)]
@@ -298,22 +293,20 @@ struct StringProperty {
     description: &'static str,
 }
 
-impl Default for ToolsList {
-    fn default() -> Self {
-        let text = StringProperty { schema_type: "string", description: "The text to count." };
-        let count_words = ToolDefinition {
-            name: "count_words",
-            title: "Count words",
-            description: "Counts the lines, words and characters (Unicode code points) in a text.",
-            input_schema: TextSchema {
-                schema_type: "object",
-                properties: TextProperty { text },
-                required: ["text"],
-                additional_properties: false,
-            },
-        };
-        ToolsList { tools: [count_words], ttl_ms: 60_000, cache_scope: "public" }
-    }
+fn list_tools() -> ToolsList {
+    let text = StringProperty { schema_type: "string", description: "The text to count." };
+    let count_words = ToolDefinition {
+        name: "count_words",
+        title: "Count words",
+        description: "Counts the lines, words and characters (Unicode code points) in a text.",
+        input_schema: TextSchema {
+            schema_type: "object",
+            properties: TextProperty { text },
+            required: ["text"],
+            additional_properties: false,
+        },
+    };
+    ToolsList { tools: [count_words], ttl_ms: 60_000, cache_scope: "public" }
 }
 
 #[derive(Serialize)]
@@ -331,7 +324,11 @@ struct TextBlock {
 }
 
 impl CallResult {
-    fn new(text: String, is_error: bool) -> Self {
-        CallResult { content: [TextBlock { block_type: "text", text }], is_error }
+    fn ok(text: String) -> Self {
+        CallResult { content: [TextBlock { block_type: "text", text }], is_error: false }
+    }
+
+    fn error(text: String) -> Self {
+        CallResult { is_error: true, ..CallResult::ok(text) }
     }
 }
