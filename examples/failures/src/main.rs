@@ -283,6 +283,7 @@ struct Response {
 
 #[derive(Serialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(clippy::large_enum_variant)] // one per reply, written out at once: boxing would buy nothing
 enum Outcome {
     Result(WithMeta),
     Error(RpcError),
