@@ -23,21 +23,23 @@ class ProtocolError(Exception):
 
 
 # ANCHOR: resources
-# The documents the server can hand out, each named by its URI.
+# The documents the server can hand out, each named by its URI. The naming rules come first,
+# under their own name, because the prompt below also embeds them.
+NAMING_RULES = {
+    "uri": "handbook://style/naming",
+    "name": "naming",
+    "title": "Naming rules",
+    "description": "How the team names crates, types, functions and MCP tools.",
+    "text": (
+        "# Naming\n\n"
+        "- Crates, modules, functions, variables: snake_case.\n"
+        "- Types and traits: UpperCamelCase.\n"
+        "- Constants: SCREAMING_SNAKE_CASE.\n"
+        "- MCP tools: snake_case, starting with the area they belong to, such as stock_level.\n"
+    ),
+}
 DOCUMENTS = [
-    {
-        "uri": "handbook://style/naming",
-        "name": "naming",
-        "title": "Naming rules",
-        "description": "How the team names crates, types, functions and MCP tools.",
-        "text": (
-            "# Naming\n\n"
-            "- Crates, modules, functions, variables: snake_case.\n"
-            "- Types and traits: UpperCamelCase.\n"
-            "- Constants: SCREAMING_SNAKE_CASE.\n"
-            "- MCP tools: snake_case, starting with the area they belong to, such as stock_level.\n"
-        ),
-    },
+    NAMING_RULES,
     {
         "uri": "handbook://style/errors",
         "name": "errors",
@@ -127,7 +129,7 @@ def get_prompt(params):
         raise ProtocolError(-32602, "Invalid params: prompt review_names needs the argument code")
     code = args["code"]
     language = args.get("language", "Rust")
-    rules = DOCUMENTS[0]
+    rules = NAMING_RULES
     # The first message embeds the naming rules as a resource; the second asks the question.
     embedded = {
         "type": "resource",
@@ -231,7 +233,8 @@ def handle(line):
         )
         return None
     id_ = message["id"]
-    if not (isinstance(id_, str) or (isinstance(id_, int) and not isinstance(id_, bool))):
+    # An integer id must fit the Rust twin's i64 (Python's own ints have no limit).
+    if not (isinstance(id_, str) or (type(id_) is int and -(2**63) <= id_ < 2**63)):
         return error_reply(None, -32600, "Invalid Request: bad id")
     if not isinstance(method, str):
         return error_reply(id_, -32600, "Invalid Request: no method")
@@ -256,10 +259,14 @@ def main():
         if not raw:
             # EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
             break
-        line = raw.decode("utf-8", errors="replace").strip()
-        if not line:
-            continue
-        reply = handle(line)
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:  # refused whole, never patched with U+FFFD and acted on
+            reply = error_reply(None, -32700, "Parse error")
+        else:
+            if not line:
+                continue
+            reply = handle(line)
         if reply is not None:
             sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
             sys.stdout.buffer.flush()

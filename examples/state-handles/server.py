@@ -203,6 +203,9 @@ def basket_add(caller, args):
     quantity = args.get("quantity")
     if not is_int(quantity) or quantity < 1:
         raise ToolError("quantity must be a whole number of at least 1")
+    # Python's ints never overflow; the Rust twin's i64 does, so the total is held to its range.
+    if total_cents(basket) + PRODUCTS[sku] * quantity >= 2**63:
+        raise ToolError(f"quantity {quantity} is too large: the basket's total must fit in 64 bits")
     basket["items"][sku] = basket["items"].get(sku, 0) + quantity
     return view(basket_id, basket)
 
@@ -252,7 +255,8 @@ def only_known_arguments(args, known):
 
 
 def is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer in the range of the Rust twin's i64 (Python's own ints have no limit)."""
+    return type(value) is int and -(2**63) <= value < 2**63
 
 
 def text_block(text):
@@ -372,8 +376,12 @@ def handle(line):
 
 def main():
     for raw in iter(sys.stdin.buffer.readline, b""):
-        line = raw.decode("utf-8", errors="replace").strip()
-        reply = handle(line) if line else None
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:  # refused whole, never patched with U+FFFD and acted on
+            reply = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+        else:
+            reply = handle(line) if line else None
         if reply is not None:
             sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
             sys.stdout.buffer.flush()

@@ -262,7 +262,8 @@ def location(args):
 
 
 def is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer in the range of the Rust twin's i64 (Python's own ints have no limit)."""
+    return type(value) is int and -(2**63) <= value < 2**63
 
 
 def text_block(text):
@@ -363,8 +364,13 @@ def handle(line):
 
 def main():
     for raw in sys.stdin.buffer:
-        line = raw.decode("utf-8", errors="replace").strip()
-        if line and (reply := handle(line)) is not None:
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:  # refused whole, never patched with U+FFFD and acted on
+            reply = error(None, -32700, "Parse error")
+        else:
+            reply = handle(line) if line else None
+        if reply is not None:
             sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
             sys.stdout.buffer.flush()
     # EOF on stdin: the client has closed it, which is how a stdio server is told to stop.

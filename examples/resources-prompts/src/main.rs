@@ -29,22 +29,25 @@ struct Document {
     text: &'static str,
 }
 
+/// The naming rules, which the prompt below also embeds.
+const NAMING_RULES: Document = Document {
+    uri: "handbook://style/naming",
+    name: "naming",
+    title: "Naming rules",
+    description: "How the team names crates, types, functions and MCP tools.",
+    mime_type: "text/markdown",
+    text: concat!(
+        "# Naming\n\n",
+        "- Crates, modules, functions, variables: snake_case.\n",
+        "- Types and traits: UpperCamelCase.\n",
+        "- Constants: SCREAMING_SNAKE_CASE.\n",
+        "- MCP tools: snake_case, starting with the area they belong to, ",
+        "such as stock_level.\n",
+    ),
+};
+
 static DOCUMENTS: [Document; 2] = [
-    Document {
-        uri: "handbook://style/naming",
-        name: "naming",
-        title: "Naming rules",
-        description: "How the team names crates, types, functions and MCP tools.",
-        mime_type: "text/markdown",
-        text: concat!(
-            "# Naming\n\n",
-            "- Crates, modules, functions, variables: snake_case.\n",
-            "- Types and traits: UpperCamelCase.\n",
-            "- Constants: SCREAMING_SNAKE_CASE.\n",
-            "- MCP tools: snake_case, starting with the area they belong to, ",
-            "such as stock_level.\n",
-        ),
-    },
+    NAMING_RULES,
     Document {
         uri: "handbook://style/errors",
         name: "errors",
@@ -98,7 +101,7 @@ struct Prompt {
     name: &'static str,
     title: &'static str,
     description: &'static str,
-    arguments: [PromptArgument; 2],
+    arguments: &'static [PromptArgument],
 }
 
 #[derive(Serialize)]
@@ -113,7 +116,7 @@ const REVIEW_NAMES: Prompt = Prompt {
     name: "review_names",
     title: "Review names",
     description: "Ask the model to check the names in a piece of code against the team's naming rules.",
-    arguments: [
+    arguments: &[
         PromptArgument { name: "code", description: "The code to review", required: true },
         PromptArgument {
             name: "language",
@@ -153,10 +156,10 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
     };
     for (key, value) in arguments {
         if !REVIEW_NAMES.arguments.iter().any(|a| a.name == key) {
-            return Err(RpcError::invalid(&format!("prompt review_names has no argument {key}")));
+            return Err(RpcError::invalid(format!("prompt review_names has no argument {key}")));
         }
         if !value.is_string() {
-            return Err(RpcError::invalid(&format!("argument {key} must be a string")));
+            return Err(RpcError::invalid(format!("argument {key} must be a string")));
         }
     }
     let Some(code) = arguments.get("code").and_then(Value::as_str) else {
@@ -164,7 +167,7 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
     };
     let language = arguments.get("language").and_then(Value::as_str).unwrap_or("Rust");
     // The first message embeds the naming rules as a resource; the second asks the question.
-    let rules = Content::Resource { resource: DOCUMENTS[0].contents() };
+    let rules = Content::Resource { resource: NAMING_RULES.contents() };
     let question = format!(
         "Check the names in this {language} code against the naming rules above. For each name \
          that breaks a rule, quote it, name the rule and suggest a better name.\n\n{code}"
@@ -178,10 +181,6 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
 // ANCHOR_END: prompts
 
 // ANCHOR: dispatch
-/// What this server answers. No tools capability is declared, so tools/list and tools/call are
-/// unknown methods here.
-const METHODS: [&str; 5] = ["server/discover", "resources/list", "resources/read", "prompts/list", "prompts/get"];
-
 /// One line in, at most one reply out. Notifications (no id) never get a reply.
 fn handle(line: &str) -> Option<Reply> {
     let Ok(message) = serde_json::from_str::<Value>(line) else {
@@ -202,24 +201,19 @@ fn handle(line: &str) -> Option<Reply> {
     let Some(method) = method else {
         return Some(Reply::error(id, RpcError::new(-32600, "Invalid Request: no method")));
     };
-    if !METHODS.contains(&method) {
-        return Some(Reply::error(id, RpcError::new(-32601, &format!("Method not found: {method}"))));
-    }
+    // What this server answers, each method named once. No tools capability is declared, so
+    // tools/list and tools/call are unknown methods here.
+    let answer: fn(&Map<String, Value>) -> Result<Body, RpcError> = match method {
+        "server/discover" => |_| Ok(discover()),
+        "resources/list" => |_| Ok(list_resources()),
+        "resources/read" => read_resource,
+        "prompts/list" => |_| Ok(Body::Prompts { prompts: [REVIEW_NAMES], ttl_ms: 600_000, cache_scope: "public" }),
+        "prompts/get" => get_prompt,
+        _ => return Some(Reply::error(id, RpcError::new(-32601, format!("Method not found: {method}")))),
+    };
     let no_params = Map::new();
     let params = message.get("params").and_then(Value::as_object).unwrap_or(&no_params);
-    let outcome = check_meta(params).and_then(|()| match method {
-        "server/discover" => Ok(Body::Discover {
-            supported_versions: [VERSION],
-            capabilities: Capabilities { resources: Map::new(), prompts: Map::new() },
-            ttl_ms: 3_600_000,
-            cache_scope: "public",
-        }),
-        "resources/list" => Ok(list_resources()),
-        "resources/read" => read_resource(params),
-        "prompts/list" => Ok(Body::Prompts { prompts: [REVIEW_NAMES], ttl_ms: 600_000, cache_scope: "public" }),
-        _ => get_prompt(params),
-    });
-    Some(match outcome {
+    Some(match check_meta(params).and_then(|()| answer(params)) {
         Ok(body) => Reply { jsonrpc: "2.0", id, outcome: Outcome::Result(Complete::new(body)) },
         Err(error) => Reply::error(id, error),
     })
@@ -258,6 +252,11 @@ enum Body {
         description: String,
         messages: [PromptMessage; 2],
     },
+}
+
+fn discover() -> Body {
+    let capabilities = Capabilities { resources: Map::new(), prompts: Map::new() };
+    Body::Discover { supported_versions: [VERSION], capabilities, ttl_ms: 3_600_000, cache_scope: "public" }
 }
 
 /// `{"resources":{},"prompts":{}}`: the two features this server declares, and nothing else.
@@ -354,13 +353,13 @@ enum ErrorData {
 }
 
 impl RpcError {
-    fn new(code: i32, message: &str) -> RpcError {
-        RpcError { code, message: message.to_string(), data: None }
+    fn new(code: i32, message: impl Into<String>) -> RpcError {
+        RpcError { code, message: message.into(), data: None }
     }
 
     /// -32602, for a request whose params do not make sense.
-    fn invalid(why: &str) -> RpcError {
-        RpcError::new(-32602, &format!("Invalid params: {why}"))
+    fn invalid(why: impl std::fmt::Display) -> RpcError {
+        RpcError::new(-32602, format!("Invalid params: {why}"))
     }
 }
 
@@ -368,12 +367,13 @@ fn main() {
     let mut stdout = io::stdout().lock();
     for line in io::stdin().lock().split(b'\n') {
         let line = line.expect("cannot read stdin");
-        let text = String::from_utf8_lossy(&line);
-        let request = text.trim();
-        if request.is_empty() {
-            continue; // a blank line is no message
-        }
-        let Some(reply) = handle(request) else {
+        // Bytes that are not UTF-8 are refused whole, never patched with U+FFFD and acted on.
+        let reply = match std::str::from_utf8(&line).map(str::trim) {
+            Ok("") => continue, // a blank line is no message
+            Ok(request) => handle(request),
+            Err(_) => Some(Reply::error(Value::Null, RpcError::new(-32700, "Parse error"))),
+        };
+        let Some(reply) = reply else {
             continue; // a notification: nothing to send
         };
         serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");

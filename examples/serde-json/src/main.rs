@@ -28,9 +28,11 @@ struct ResultMeta {
     server_info: Implementation,
 }
 
-/// A result's own members followed by `_meta`, which every result carries.
+/// `"resultType":"complete"`, a result's own members, then `_meta`, which every result carries.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct WithMeta<R> {
+    result_type: &'static str,
     #[serde(flatten)]
     body: R,
     #[serde(rename = "_meta")]
@@ -68,8 +70,8 @@ struct VersionMismatch {
 
 /// A success reply as one line of compact JSON.
 fn result<R: Serialize>(id: Value, body: R) -> String {
-    let reply =
-        Success { jsonrpc: "2.0", id, result: WithMeta { body, meta: ResultMeta { server_info: SERVER_INFO } } };
+    let result = WithMeta { result_type: "complete", body, meta: ResultMeta { server_info: SERVER_INFO } };
+    let reply = Success { jsonrpc: "2.0", id, result };
     serde_json::to_string(&reply).expect("a reply always serialises")
 }
 
@@ -87,9 +89,9 @@ const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const LEGACY_HINT: &str = " (this server supports only protocol version 2026-07-28)";
 
 /// Every request carries its own `params._meta`; the server never relies on an earlier request.
-/// Returns the error reply if this request's `_meta` will not do.
-fn check_meta(id: &Value, params: Option<&Value>) -> Option<String> {
-    let invalid = |why: &str| Some(error(id.clone(), -32602, &format!("Invalid params: {why}"), None));
+/// Fails with the error reply if this request's `_meta` will not do.
+fn check_meta(id: &Value, params: Option<&Value>) -> Result<(), String> {
+    let invalid = |why: &str| Err(error(id.clone(), -32602, &format!("Invalid params: {why}"), None));
     let Some(meta) = params.and_then(|p| p.get("_meta")).and_then(Value::as_object) else {
         return invalid("params._meta is required");
     };
@@ -101,9 +103,9 @@ fn check_meta(id: &Value, params: Option<&Value>) -> Option<String> {
     }
     if version != VERSION {
         let data = VersionMismatch { supported: [VERSION], requested: version.to_string() };
-        return Some(error(id.clone(), -32022, "Unsupported protocol version", Some(data)));
+        return Err(error(id.clone(), -32022, "Unsupported protocol version", Some(data)));
     }
-    None
+    Ok(())
 }
 // ANCHOR_END: envelope
 
@@ -114,7 +116,8 @@ fn handle(line: &str) -> Option<String> {
     // a bad escape or a lone surrogate is an error here, not something half-read.
     let message: Map<String, Value> = match serde_json::from_str(line) {
         Ok(Value::Object(message)) => message,
-        _ => return Some(error(Value::Null, -32700, "Parse error", None)),
+        Ok(_) => return Some(error(Value::Null, -32600, "Invalid Request: not an object", None)),
+        Err(_) => return Some(error(Value::Null, -32700, "Parse error", None)),
     };
     let method = message.get("method").and_then(Value::as_str);
     let Some(raw_id) = message.get("id") else {
@@ -137,7 +140,7 @@ fn handle(line: &str) -> Option<String> {
         return Some(error(id, -32601, &format!("Method not found: {method}{hint}"), None));
     }
     let params = message.get("params");
-    if let Some(reply) = check_meta(&id, params) {
+    if let Err(reply) = check_meta(&id, params) {
         return Some(reply);
     }
     Some(match method {
@@ -150,7 +153,6 @@ fn handle(line: &str) -> Option<String> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Discover {
-    result_type: &'static str,
     supported_versions: [&'static str; 1],
     capabilities: Capabilities,
     ttl_ms: u64,
@@ -168,7 +170,6 @@ struct Empty {}
 
 fn discover() -> Discover {
     Discover {
-        result_type: "complete",
         supported_versions: [VERSION],
         capabilities: Capabilities { tools: Empty {} },
         ttl_ms: 3_600_000,
@@ -181,7 +182,6 @@ fn discover() -> Discover {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ToolsList {
-    result_type: &'static str,
     tools: Vec<Tool>,
     ttl_ms: u64,
     cache_scope: &'static str,
@@ -238,13 +238,12 @@ fn tools_list() -> ToolsList {
         description: "Returns the text in upper case. The text must not be empty.",
         input_schema: object_schema(&[("text", "string", "The text to upper-case")]),
     };
-    ToolsList { result_type: "complete", tools: vec![add, shout], ttl_ms: 300_000, cache_scope: "public" }
+    ToolsList { tools: vec![add, shout], ttl_ms: 300_000, cache_scope: "public" }
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallResult {
-    result_type: &'static str,
     content: Vec<TextContent>,
     is_error: bool,
 }
@@ -278,7 +277,7 @@ fn call_tool(id: Value, params: Option<&Map<String, Value>>) -> String {
         Err(text) => (text, true),
     };
     let content = vec![TextContent { kind: "text", text }];
-    result(id, CallResult { result_type: "complete", content, is_error })
+    result(id, CallResult { content, is_error })
 }
 
 fn add(a: Option<i64>, b: Option<i64>) -> Result<String, String> {

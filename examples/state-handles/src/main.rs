@@ -51,7 +51,7 @@ fn tools() -> Vec<Tool> {
                 Products: TEA-GREEN, HONEY, MUG.",
             input_schema: Schema::object(vec![
                 ("basket_id", handle()),
-                ("sku", Schema { one_of: Some(PRODUCTS.map(|(sku, _)| sku).to_vec()), ..string() }),
+                ("sku", Schema { enum_values: Some(PRODUCTS.map(|(sku, _)| sku).to_vec()), ..string() }),
                 ("quantity", Schema { minimum: Some(1), ..integer() }),
             ])
             .closed(),
@@ -107,7 +107,7 @@ struct Schema {
     #[serde(skip_serializing_if = "Option::is_none")]
     items: Option<Box<Schema>>,
     #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
-    one_of: Option<Vec<&'static str>>,
+    enum_values: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     minimum: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -161,8 +161,8 @@ struct Annotations {
 impl Annotations {
     /// A tool that changes a basket, and cannot be repeated safely.
     fn changes(destructive: bool) -> Annotations {
-        let (destructive_hint, idempotent_hint) = (Some(destructive), Some(false));
-        Annotations { read_only_hint: false, destructive_hint, idempotent_hint, open_world_hint: false }
+        let destructive_hint = Some(destructive);
+        Annotations { read_only_hint: false, destructive_hint, idempotent_hint: Some(false), open_world_hint: false }
     }
 }
 
@@ -265,6 +265,12 @@ impl Shop {
         let Some(quantity) = args.get("quantity").and_then(Value::as_i64).filter(|n| *n >= 1) else {
             return Err("quantity must be a whole number of at least 1".to_string());
         };
+        // Refuse before changing anything if the new total would not fit in an i64 (then every
+        // line's quantity fits too, since every price is at least one cent).
+        let added = price(sku).checked_mul(quantity);
+        if added.and_then(|cents| cents.checked_add(total_cents(basket))).is_none() {
+            return Err(format!("quantity {quantity} is too large: the basket's total must fit in 64 bits"));
+        }
         match basket.items.iter_mut().find(|(s, _)| *s == sku) {
             Some((_, count)) => *count += quantity,
             None => basket.items.push((sku, quantity)),
@@ -280,6 +286,7 @@ impl Shop {
 
     fn basket_checkout(&mut self, caller: &str, args: &Arguments) -> Result<Output, String> {
         only_known_arguments(args, &["basket_id"])?;
+        // Named before open_basket, whose answer borrows the whole shop until the end.
         let order_id = format!("ord_{}", self.orders + 1);
         let (basket_id, basket) = self.open_basket(caller, args)?;
         if basket.items.is_empty() {
@@ -294,7 +301,7 @@ impl Shop {
 // ANCHOR_END: tools-impl
 
 fn price(sku: &str) -> i64 {
-    PRODUCTS.iter().find(|(s, _)| *s == sku).map_or(0, |(_, cents)| *cents)
+    PRODUCTS.iter().find(|(s, _)| *s == sku).map(|(_, cents)| *cents).expect("basket_add takes known products only")
 }
 
 fn total_cents(basket: &Basket) -> i64 {
@@ -341,16 +348,18 @@ impl Shop {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err(RpcError::invalid_params("params.name must be a string"));
         };
-        let no_arguments = Value::Object(Map::new());
-        let Some(args) = params.get("arguments").unwrap_or(&no_arguments).as_object() else {
-            return Err(RpcError::invalid_params("params.arguments must be an object"));
+        let no_arguments = Map::new();
+        let args = match params.get("arguments") {
+            None => &no_arguments,
+            Some(Value::Object(args)) => args,
+            Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
         };
         let outcome = match name {
             "basket_create" => self.basket_create(CALLER, args),
             "basket_add" => self.basket_add(CALLER, args),
             "basket_show" => self.basket_show(CALLER, args),
             "basket_checkout" => self.basket_checkout(CALLER, args),
-            _ => return Err(RpcError { code: -32602, message: format!("Unknown tool: {name}"), data: None }),
+            _ => return Err(RpcError::new(-32602, format!("Unknown tool: {name}"))),
         };
         Ok(match outcome {
             Ok(output) => {
@@ -367,13 +376,22 @@ impl Shop {
 
 // The envelope: every request is checked on its own, and every result carries serverInfo.
 
+/// The members of each kind of result. `untagged` writes a variant as its members alone.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Discover {
-    supported_versions: [&'static str; 1],
-    capabilities: ToolsCapability,
-    ttl_ms: u32,
-    cache_scope: &'static str,
+#[serde(untagged, rename_all_fields = "camelCase")]
+enum Body {
+    Discover {
+        supported_versions: [&'static str; 1],
+        capabilities: ToolsCapability,
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Tools {
+        tools: Vec<Tool>,
+        ttl_ms: u32,
+        cache_scope: &'static str,
+    },
+    Call(CallResult),
 }
 
 #[derive(Serialize)]
@@ -381,34 +399,37 @@ struct ToolsCapability {
     tools: Map<String, Value>,
 }
 
+/// One line of the wire: `{"jsonrpc","id"}` and then either `"result"` or `"error"`.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolsList {
-    tools: Vec<Tool>,
-    ttl_ms: u32,
-    cache_scope: &'static str,
-}
-
-/// `{"jsonrpc":"2.0","id":...}` followed by exactly one of `result` and `error`.
-#[derive(Serialize)]
-struct Response<R> {
+struct Reply {
     jsonrpc: &'static str,
     id: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<Stamped<R>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<RpcError>,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Result(Stamped),
+    Error(RpcError),
 }
 
 /// A result's members between `"resultType":"complete"` and `_meta`, which names this server.
 #[derive(Serialize)]
-struct Stamped<R> {
-    #[serde(rename = "resultType")]
+#[serde(rename_all = "camelCase")]
+struct Stamped {
     result_type: &'static str,
     #[serde(flatten)]
-    members: R,
+    body: Body,
     #[serde(rename = "_meta")]
-    meta: HashMap<&'static str, ServerInfo>,
+    meta: ResultMeta,
+}
+
+#[derive(Serialize)]
+struct ResultMeta {
+    #[serde(rename = "io.modelcontextprotocol/serverInfo")]
+    server_info: ServerInfo,
 }
 
 #[derive(Serialize)]
@@ -432,56 +453,63 @@ struct VersionMismatch {
 }
 
 impl RpcError {
+    fn new(code: i32, message: impl Into<String>) -> RpcError {
+        RpcError { code, message: message.into(), data: None }
+    }
+
     fn invalid_params(why: &str) -> RpcError {
-        RpcError { code: -32602, message: format!("Invalid params: {why}"), data: None }
+        RpcError::new(-32602, format!("Invalid params: {why}"))
     }
 }
 
-/// A whole reply line: the result of `outcome`, or its error.
-fn respond<R: Serialize>(id: Value, outcome: Result<R, RpcError>) -> String {
-    let (result, error) = match outcome {
-        Ok(members) => {
-            let server_info = ServerInfo { name: SERVER_NAME, version: SERVER_VERSION };
-            let meta = HashMap::from([("io.modelcontextprotocol/serverInfo", server_info)]);
-            (Some(Stamped { result_type: "complete", members, meta }), None)
-        }
-        Err(error) => (None, Some(error)),
-    };
-    serde_json::to_string(&Response { jsonrpc: "2.0", id, result, error }).expect("a reply always serialises")
-}
+impl Reply {
+    fn new(id: Value, outcome: Result<Body, RpcError>) -> Reply {
+        let outcome = match outcome {
+            Ok(body) => {
+                let server_info = ServerInfo { name: SERVER_NAME, version: SERVER_VERSION };
+                Outcome::Result(Stamped { result_type: "complete", body, meta: ResultMeta { server_info } })
+            }
+            Err(error) => Outcome::Error(error),
+        };
+        Reply { jsonrpc: "2.0", id, outcome }
+    }
 
-/// An error reply to a message that is not a request this server can take.
-fn reject(id: Value, code: i32, message: &str) -> String {
-    respond::<()>(id, Err(RpcError { code, message: message.to_string(), data: None }))
+    /// An error reply to a message that is not a request this server can take.
+    fn reject(id: Value, code: i32, message: impl Into<String>) -> Reply {
+        Reply::new(id, Err(RpcError::new(code, message)))
+    }
 }
 
 /// `params._meta` must name the protocol version and the client's capabilities, every time.
 fn check_meta(params: &Map<String, Value>) -> Result<(), RpcError> {
-    let meta = params.get("_meta").and_then(Value::as_object);
-    let Some(meta) = meta else { return Err(RpcError::invalid_params("params._meta is required")) };
-    let version = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str);
-    let capabilities = meta.get("io.modelcontextprotocol/clientCapabilities");
-    match (version, capabilities) {
-        (None, _) => {
-            Err(RpcError::invalid_params("params._meta needs a string io.modelcontextprotocol/protocolVersion"))
-        }
-        (_, Some(Value::Object(_))) if version != Some(VERSION) => Err(RpcError {
-            code: -32022,
-            message: "Unsupported protocol version".to_string(),
-            data: Some(VersionMismatch { supported: [VERSION], requested: version.unwrap_or_default().into() }),
-        }),
-        (_, Some(Value::Object(_))) => Ok(()),
-        _ => Err(RpcError::invalid_params("params._meta needs an object io.modelcontextprotocol/clientCapabilities")),
+    let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
+        return Err(RpcError::invalid_params("params._meta is required"));
+    };
+    let Some(version) = meta.get("io.modelcontextprotocol/protocolVersion").and_then(Value::as_str) else {
+        return Err(RpcError::invalid_params("params._meta needs a string io.modelcontextprotocol/protocolVersion"));
+    };
+    if !meta.get("io.modelcontextprotocol/clientCapabilities").is_some_and(Value::is_object) {
+        return Err(RpcError::invalid_params(
+            "params._meta needs an object io.modelcontextprotocol/clientCapabilities",
+        ));
     }
+    if version != VERSION {
+        let data = VersionMismatch { supported: [VERSION], requested: version.to_string() };
+        return Err(RpcError { data: Some(data), ..RpcError::new(-32022, "Unsupported protocol version") });
+    }
+    Ok(())
 }
+
+/// What answers a method once the request has passed the envelope's checks.
+type Handler = fn(&mut Shop, &Map<String, Value>) -> Result<Body, RpcError>;
 
 impl Shop {
     /// One line in, at most one reply out. Notifications (no id) never get a reply.
-    fn handle(&mut self, line: &str) -> Option<String> {
+    fn handle(&mut self, line: &str) -> Option<Reply> {
         let message = match serde_json::from_str(line) {
             Ok(Value::Object(message)) => message,
-            Ok(_) => return Some(reject(Value::Null, -32600, "Invalid Request: not an object")),
-            Err(_) => return Some(reject(Value::Null, -32700, "Parse error")),
+            Ok(_) => return Some(Reply::reject(Value::Null, -32600, "Invalid Request: not an object")),
+            Err(_) => return Some(Reply::reject(Value::Null, -32700, "Parse error")),
         };
         let method = message.get("method").and_then(Value::as_str);
         let Some(id) = message.get("id").cloned() else {
@@ -489,46 +517,44 @@ impl Shop {
             return None;
         };
         if !id.is_string() && !id.is_i64() {
-            return Some(reject(Value::Null, -32600, "Invalid Request: bad id"));
+            return Some(Reply::reject(Value::Null, -32600, "Invalid Request: bad id"));
         }
+        let Some(method) = method else {
+            return Some(Reply::reject(id, -32600, "Invalid Request: no method"));
+        };
+        // Each method is named once: here, with what answers it.
+        let handler: Handler = match method {
+            "server/discover" => |_, _| {
+                let capabilities = ToolsCapability { tools: Map::new() };
+                Ok(Body::Discover {
+                    supported_versions: [VERSION],
+                    capabilities,
+                    ttl_ms: 3_600_000,
+                    cache_scope: "public",
+                })
+            },
+            "tools/list" => |_, _| Ok(Body::Tools { tools: tools(), ttl_ms: 300_000, cache_scope: "public" }),
+            "tools/call" => |shop, params| shop.call_tool(params).map(Body::Call),
+            _ => return Some(Reply::reject(id, -32601, format!("Method not found: {method}"))),
+        };
         let no_params = Map::new();
         let params = message.get("params").and_then(Value::as_object).unwrap_or(&no_params);
-        Some(match method {
-            None => reject(id, -32600, "Invalid Request: no method"),
-            Some(method @ ("server/discover" | "tools/list" | "tools/call")) => match check_meta(params) {
-                Err(error) => respond::<()>(id, Err(error)),
-                Ok(()) if method == "server/discover" => {
-                    let capabilities = ToolsCapability { tools: Map::new() };
-                    let versions = [VERSION];
-                    let discover = Discover {
-                        supported_versions: versions,
-                        capabilities,
-                        ttl_ms: 3_600_000,
-                        cache_scope: "public",
-                    };
-                    respond(id, Ok(discover))
-                }
-                Ok(()) if method == "tools/list" => {
-                    respond(id, Ok(ToolsList { tools: tools(), ttl_ms: 300_000, cache_scope: "public" }))
-                }
-                Ok(()) => respond(id, self.call_tool(params)),
-            },
-            Some(other) => reject(id, -32601, &format!("Method not found: {other}")),
-        })
+        Some(Reply::new(id, check_meta(params).and_then(|()| handler(self, params))))
     }
 }
 
 fn main() {
     let mut shop = Shop::default();
-    let stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
-    for line in stdin.split(b'\n').map(|line| line.expect("cannot read stdin")) {
-        let text = String::from_utf8_lossy(&line);
-        if text.trim().is_empty() {
-            continue;
-        }
-        if let Some(reply) = shop.handle(text.trim()) {
-            stdout.write_all(reply.as_bytes()).expect("cannot write stdout");
+    for line in io::stdin().lock().split(b'\n').map(|line| line.expect("cannot read stdin")) {
+        // Bytes that are not UTF-8 are refused whole, never patched with U+FFFD and acted on.
+        let reply = match std::str::from_utf8(&line).map(str::trim) {
+            Ok("") => continue,
+            Ok(request) => shop.handle(request),
+            Err(_) => Some(Reply::reject(Value::Null, -32700, "Parse error")),
+        };
+        if let Some(reply) = reply {
+            serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");
             stdout.write_all(b"\n").and_then(|()| stdout.flush()).expect("cannot write stdout");
         }
     }

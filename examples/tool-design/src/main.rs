@@ -8,7 +8,7 @@
 
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 
 const VERSION: &str = "2026-07-28";
@@ -23,7 +23,7 @@ fn tools() -> Vec<Tool> {
     // The arguments, each described where the model reads it.
     let sku = || Schema::string(Some("Article number, for example BOLT-M8"));
     let location = || Schema::String {
-        one_of: None,
+        enum_values: None,
         description: Some("Location code from stock_locations"),
         default: Some("MAIN"),
     };
@@ -32,7 +32,7 @@ fn tools() -> Vec<Tool> {
     // The fields of the answers, which the tool descriptions already explain.
     let text = || Schema::string(None);
     let count = || Schema::Integer { minimum: Some(0), description: None };
-    let unit = Schema::String { one_of: Some(&["pcs", "m", "kg"]), description: None, default: None };
+    let unit = Schema::String { enum_values: Some(&["pcs", "m", "kg"]), description: None, default: None };
     let place = Schema::object(vec![("code", text()), ("name", text())], &["code", "name"], OPEN);
     vec![
         Tool {
@@ -118,7 +118,7 @@ struct Tool {
 enum Schema {
     String {
         #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
-        one_of: Option<&'static [&'static str]>,
+        enum_values: Option<&'static [&'static str]>,
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<&'static str>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -153,7 +153,7 @@ fn pairs_as_object<S: Serializer>(pairs: &[(&'static str, Schema)], out: S) -> R
 
 impl Schema {
     fn string(description: Option<&'static str>) -> Schema {
-        Schema::String { one_of: None, description, default: None }
+        Schema::String { enum_values: None, description, default: None }
     }
 
     fn object(
@@ -237,6 +237,7 @@ struct ToolResult {
     is_error: bool,
 }
 
+/// A text content block: serde writes the tag first, so it goes out as `{"type":"text","text":...}`.
 #[derive(Serialize)]
 #[serde(tag = "type", rename = "text")]
 struct Text {
@@ -354,7 +355,7 @@ fn on_hand(sku: &str, location: &str) -> i64 {
 enum Outcome {
     Discover {
         supported_versions: [&'static str; 1],
-        capabilities: BTreeMap<&'static str, Map<String, Value>>,
+        capabilities: ToolsCapability,
         instructions: &'static str,
         ttl_ms: u32,
         cache_scope: &'static str,
@@ -365,6 +366,11 @@ enum Outcome {
         cache_scope: &'static str,
     },
     Call(ToolResult),
+}
+
+#[derive(Serialize)]
+struct ToolsCapability {
+    tools: Map<String, Value>,
 }
 
 #[derive(Serialize)]
@@ -382,7 +388,19 @@ struct Signed {
     #[serde(flatten)]
     outcome: Outcome,
     #[serde(rename = "_meta")]
-    meta: BTreeMap<&'static str, BTreeMap<&'static str, &'static str>>,
+    meta: ResultMeta,
+}
+
+#[derive(Serialize)]
+struct ResultMeta {
+    #[serde(rename = "io.modelcontextprotocol/serverInfo")]
+    server_info: ServerInfo,
+}
+
+#[derive(Serialize)]
+struct ServerInfo {
+    name: &'static str,
+    version: &'static str,
 }
 
 #[derive(Serialize)]
@@ -413,9 +431,7 @@ impl Message {
     fn reply(id: Value, outcome: Result<Outcome, RpcError>) -> Message {
         match outcome {
             Ok(outcome) => {
-                // A BTreeMap writes its keys sorted, and "name" < "version" is the order wanted.
-                let info = BTreeMap::from([("name", SERVER_NAME), ("version", SERVER_VERSION)]);
-                let meta = BTreeMap::from([("io.modelcontextprotocol/serverInfo", info)]);
+                let meta = ResultMeta { server_info: ServerInfo { name: SERVER_NAME, version: SERVER_VERSION } };
                 let result = Signed { result_type: "complete", outcome, meta };
                 Message::Result { jsonrpc: "2.0", id, result }
             }
@@ -467,26 +483,27 @@ impl Warehouse {
         let Some(method) = method else {
             return Some(Message::refuse(id, -32600, "Invalid Request: no method"));
         };
-        if !matches!(method, "server/discover" | "tools/list" | "tools/call") {
-            return Some(Message::refuse(id, -32601, &format!("Method not found: {method}")));
-        }
+        // Each method is named once: here, with what answers it after the envelope's checks.
+        let answer: fn(&mut Warehouse, &Map<String, Value>) -> Result<Outcome, RpcError> = match method {
+            "server/discover" => |_, _| {
+                Ok(Outcome::Discover {
+                    supported_versions: [VERSION],
+                    capabilities: ToolsCapability { tools: Map::new() },
+                    instructions: INSTRUCTIONS,
+                    ttl_ms: 3_600_000,
+                    cache_scope: "public",
+                })
+            },
+            // The same list for every caller: cacheable for five minutes, by anyone.
+            "tools/list" => |_, _| Ok(Outcome::ToolList { tools: tools(), ttl_ms: 300_000, cache_scope: "public" }),
+            "tools/call" => |warehouse, params| warehouse.call_tool(params).map(Outcome::Call),
+            _ => return Some(Message::refuse(id, -32601, &format!("Method not found: {method}"))),
+        };
         let params = match message.get("params") {
             Some(Value::Object(params)) => params,
             _ => &Map::new(),
         };
-        let outcome = check_meta(params).and_then(|()| match method {
-            "server/discover" => Ok(Outcome::Discover {
-                supported_versions: [VERSION],
-                capabilities: BTreeMap::from([("tools", Map::new())]),
-                instructions: INSTRUCTIONS,
-                ttl_ms: 3_600_000,
-                cache_scope: "public",
-            }),
-            // The same list for every caller: cacheable for five minutes, by anyone.
-            "tools/list" => Ok(Outcome::ToolList { tools: tools(), ttl_ms: 300_000, cache_scope: "public" }),
-            _ => self.call_tool(params).map(Outcome::Call),
-        });
-        Some(Message::reply(id, outcome))
+        Some(Message::reply(id, check_meta(params).and_then(|()| answer(self, params))))
     }
 }
 
@@ -496,10 +513,11 @@ fn main() {
     let mut output = io::stdout().lock();
     let mut line = Vec::new();
     while input.read_until(b'\n', &mut line).expect("cannot read stdin") > 0 {
-        let text = String::from_utf8_lossy(&line);
-        let reply = match text.trim() {
-            "" => None,
-            request => warehouse.handle(request),
+        // Bytes that are not UTF-8 are refused whole, never patched with U+FFFD and acted on.
+        let reply = match std::str::from_utf8(&line).map(str::trim) {
+            Ok("") => None,
+            Ok(request) => warehouse.handle(request),
+            Err(_) => Some(Message::refuse(Value::Null, -32700, "Parse error")),
         };
         if let Some(reply) = reply {
             serde_json::to_writer(&mut output, &reply).expect("cannot write stdout");
