@@ -251,5 +251,8 @@ class Verdicts:
                  "stderr_lane": None if lane is None else digest(lane),
                  "expected": [{"rule": p.rule, "file": p.file, "line": p.line, "message": p.message}
                               for p in expected]}
-        self.dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.dir / f"{key}.json", json.dumps(entry, sort_keys=True).encode("utf-8"))
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.dir / f"{key}.json", json.dumps(entry, sort_keys=True).encode("utf-8"))
+        except OSError:
+            pass  # a verdict not recorded costs the next run one real run, nothing else
