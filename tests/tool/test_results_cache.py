@@ -379,3 +379,70 @@ def test_a_damaged_entry_cannot_hide_a_drift(tmp_path, monkeypatch, tool_copy):
     proc = run(root, "--check")
     assert proc.returncode == 5, proc.out
     assert not cached(proc.out), proc.out
+
+
+# ------------------------------------------------------------------ pages that pasted to themselves (page_cache.py)
+
+def pages_cached(out: str) -> int:
+    match = re.search(r"pages?: .*up to date \((\d+) cached\)", out)
+    return int(match.group(1)) if match else 0
+
+
+def test_an_up_to_date_page_is_not_pasted_again_until_a_file_it_shows_changes(tmp_path, tool_copy):
+    root = python_repo(tmp_path)
+    warm(root)
+    assert pages_cached(run(root, "--check").out) == 1
+    source = root / "examples/ex/server.py"
+    source.write_text(source.read_text() + "# a comment the page shows\n")
+    proc = run(root, "--check")
+    assert proc.returncode == 5, proc.out  # the example verifies; the page's copy of server.py is stale
+    assert notes(proc.out)["ex"] == "no build" and pages_cached(proc.out) == 0
+    assert "docs/p.md" in proc.out and "+# a comment the page shows" in proc.out
+
+
+def test_a_page_edited_outside_its_blocks_is_pasted_again_and_stays_up_to_date(tmp_path, tool_copy):
+    root = python_repo(tmp_path)
+    warm(root)
+    doc = root / "docs/p.md"
+    doc.write_text(doc.read_text() + "\nA new paragraph.\n")
+    proc = run(root, "--check")
+    assert proc.returncode == 0, proc.out
+    assert pages_cached(proc.out) == 0 and cached(proc.out)
+    assert pages_cached(run(root, "--check").out) == 1
+
+
+@pytest.mark.parametrize("damage", ["not json", "another page", "another digest"])
+def test_a_damaged_page_entry_is_pasted(damage, tmp_path, tool_copy):
+    root = python_repo(tmp_path)
+    warm(root)
+    [path] = sorted((root / ".cache/run_examples/pages").glob("*.json"))
+    entry = json.loads(path.read_text())
+    path.write_text({"not json": "{", "another page": json.dumps({**entry, "page": "docs/other.md"}),
+                     "another digest": json.dumps({**entry, "sha256": "0" * 64})}[damage])
+    proc = run(root, "--check")
+    assert proc.returncode == 0, proc.out
+    assert pages_cached(proc.out) == 0
+
+
+def test_ci_pastes_every_page(tmp_path, tool_copy):
+    root = python_repo(tmp_path)
+    warm(root)
+    proc = invoke(root, "--check", env={"CI": "true"})
+    assert proc.returncode == 0 and pages_cached(proc.out) == 0, proc.out
+
+
+def test_a_regenerating_run_that_runs_an_example_pastes_every_page(tmp_path, tool_copy):
+    """Without --check, a run that ran an example may have changed what pages read (cargo's Cargo.lock): no
+    cached pages then."""
+    root = make_repo(tmp_path, {name: {"server.py": ECHO} for name in ("a", "b")},
+                     {"a.md": page("a/transcript.jsonl"), "b.md": page("b/transcript.jsonl")})
+    assert run(root).returncode == 0
+    assert pages_cached(run(root).out) == 0, "the first run ran examples: it recorded no page"
+    assert pages_cached(run(root).out) == 2
+    source = root / "examples/b/server.py"
+    source.write_text(source.read_text() + "# edited\n")
+    proc = run(root)
+    assert proc.returncode == 0, proc.out
+    assert pages_cached(proc.out) == 0
+    assert pages_cached(run(root, "--check").out) == 0, "a page's key covers every file under examples/"
+    assert pages_cached(run(root, "--check").out) == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 
 # Imported where used, not here: the schema (and its verdicts), the thread pool and the scaffold are needed only
 # when an example runs, and a local run whose every verdict is cached should not pay for them.
-from . import build, integrity, markers, model, pages, results_cache
+from . import build, integrity, markers, model, page_cache, pages, results_cache
 from . import sandbox as sandboxing
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
@@ -266,14 +266,21 @@ def run(args: argparse.Namespace) -> int:
             outcomes.append(outcome)
             reporter.example(outcome)
         validator.save()
-    overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
-    overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes if o.stderr_lane is not None})
+    # A cached outcome's answer key is the file itself: no override needed.
+    overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None and not o.cached}
+    overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes
+                      if o.stderr_lane is not None and not o.cached})
+    # Pages that pasted to themselves are not pasted again while nothing they read changed (page_cache.py); only
+    # where nothing can move under them: a --check, or a run in which no example ran.
+    known_pages = page_cache.PageCache(root, results_cache.tool_digest(verdict_store.ctx), snapshot.hashes,
+                                       overrides, use=verdict_store.read and (args.check or not to_run))
     page_results, page_errors = [], []
     for path in pages.page_files(root):
         try:
-            page_results.append(pages.paste_page(root, path, overrides))
+            page_results.append(known_pages.lookup(path) or pages.paste_page(root, path, overrides))
         except PageError as exc:
             page_errors.append(exc)
+    as_pasted = list(page_results)
     unpasted: list[str] = []
     if not page_errors:
         unpasted = sorted({e.name for e in examples} - pages.pasted_examples(root, page_results))
@@ -340,6 +347,7 @@ def run(args: argparse.Namespace) -> int:
     for key, outcome in verified:
         if key is not None:
             verdict_store.store(key, outcome.example, outcome.expected, outcome.stdout, outcome.stderr_lane)
+    known_pages.store(as_pasted)
 
     failed = [o for o in outcomes if o.status == "failed"]
     drifted = [o for o in outcomes if o.status == "drifted"]
@@ -355,6 +363,7 @@ def run(args: argparse.Namespace) -> int:
                  + (f"{len(drifted_pages)} {'drifted' if args.check else 'pasted'}, " if drifted_pages else "")
                  + (f"{marker_errors} broken, " if marker_errors else "")
                  + f"{len(page_results) - len(drifted_pages)} up to date"
+                 + (f" ({len(known_pages.hits)} cached)" if known_pages.hits else "")
                  + (f"; {len(unpasted)} example{'s' if len(unpasted) != 1 else ''} pasted by no page"
                     if unpasted else ""))
     total = len(outcomes) + len(broken)

@@ -74,7 +74,12 @@ class Context:
         return str(path.relative_to(self.root))
 
 
-def _tool_source(ctx: Context, example: Example) -> object:
+def tool_digest(ctx: Context) -> str:
+    """One hash of every file under tools/runex/ and of tools/run_examples.py."""
+    return _tool_source(ctx, None)
+
+
+def _tool_source(ctx: Context, example: Example | None) -> object:
     def compute():
         files = sorted(p for p in TOOL_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
         return digest(json.dumps([[str(p.relative_to(TOOL_DIR)), file_digest(p)] for p in files]
