@@ -8,8 +8,8 @@ It does what `make serve` does (run_examples.py, site_assets.py, `mkdocs serve -
 waits for the first build, then appends a comment line to the example's server.py or main.rs (neutral for the answer
 key; the page pastes the whole file, so the comment shows on it) and times from the write to the first GET of the page that
 holds it, polling every 20 ms. mkdocs' own log gives each rebuild's parts: when the change was seen, the hook's
-tool run, the build. Between edits it waits until the server has been idle for a second (the pasted page the hook
-writes starts one more rebuild). The source file is restored at the end, whatever happens. JSON in
+tool run, the build. Between edits it waits until the last rebuild has finished and nothing changed for 1.5 s (the
+pasted page the hook writes starts one more rebuild). The source file is restored at the end, whatever happens. JSON in
 benchmarks/results/serve_latency.json.
 """
 
@@ -87,10 +87,16 @@ class Log:
         return [(t - started, l) for t, l in self.lines if t >= started]
 
     def idle_for(self, seconds: float) -> bool:
-        return not self.lines or time.perf_counter() - self.lines[-1][0] >= seconds
+        """The last rebuild has finished ("Reloading browsers", or the first build's "Serving on") and no change
+        was detected for `seconds` (longer than the watcher's 0.5 s polling)."""
+        told = [(t, l) for t, l in self.lines if "GET " not in l]
+        if not told:
+            return False
+        at, last = told[-1]
+        return ("Reloading browsers" in last or "Serving on" in last) and time.perf_counter() - at >= seconds
 
 
-def wait_idle(log: Log, seconds: float = 1.0, limit: float = 120) -> None:
+def wait_idle(log: Log, seconds: float = 1.5, limit: float = 120) -> None:
     deadline = time.perf_counter() + limit
     while not log.idle_for(seconds) and time.perf_counter() < deadline:
         time.sleep(0.05)
