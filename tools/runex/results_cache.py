@@ -216,8 +216,8 @@ class Verdicts:
             return None
         try:
             key = key_of(self.ctx, example)
-        except ToolError:
-            return None  # a missing rustc, say: the real run reports it
+        except (ToolError, OSError):
+            return None  # a missing rustc or an unreadable file, say: the real run reports it
         if key is None:
             return None
         try:
@@ -248,7 +248,7 @@ class Verdicts:
             overrides["stderr lane"] = [example.config.stderr_lane, digest(lane or b"")]
         try:
             return key_of(self.ctx, example, overrides)
-        except ToolError:
+        except (ToolError, OSError):
             return None
 
     def store(self, key: str, example: Example, expected: list[Problem], stdout: bytes, lane: bytes | None) -> None:
