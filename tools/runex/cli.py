@@ -233,6 +233,9 @@ def run(args: argparse.Namespace) -> int:
     chosen = shard_of(select(examples, args.names, broken), args.shard)
     reporter = Reporter(verbose=args.verbose)
     sandbox = make_sandbox(args, check=False)
+    reading = not (args.fresh or args.repeat > 1 or args.verbose or in_ci())
+    if reading:
+        results_cache.probe_toolchain(chosen)
     if not args.check:  # a killed run's half-written temporary files: this run's to remove
         for leftover in remove_leftovers([root / "examples", root / "docs"]):
             reporter.line(f"removed {leftover.relative_to(root)} (left by an interrupted run)")
@@ -242,8 +245,7 @@ def run(args: argparse.Namespace) -> int:
     # A local run takes a verified result from .cache/ while nothing in its key changed (see results_cache.py);
     # --fresh, --repeat, -v (which shows servers' stderr) and CI run everything, and may still record what they
     # verified.
-    verdict_store = results_cache.Verdicts(results_cache.Context(root, cache, sandbox),
-                                           read=not (args.fresh or args.repeat > 1 or args.verbose or in_ci()))
+    verdict_store = results_cache.Verdicts(results_cache.Context(root, cache, sandbox), read=reading)
 
     if args.names:
         broken = [e for e in broken if _example_of(e) in args.names]
