@@ -6,11 +6,16 @@
 
 For each size N it generates N synthetic examples (half Rust, half Python, each a small real server made from the
 tool's own `new` templates, with a transcript and a page pasting it) in a temporary directory and measures:
-cold (empty cache) with -j 1 and -j <cores>; warm --check (cache full, nothing changed); one example edited, then
---check (it must rebuild exactly one); a naive baseline that compiles and reruns every example in sequence with no
-cache, as peers do; `mkdocs build` as the pages grow; and what the sandbox costs (the same warm --check -j 1 with
-and without --unsandboxed, as a ratio and in milliseconds per server run). It prints medians and ratios, writes the
-same as JSON, and profiles the tool's own overhead (everything but compiling and running servers) per example.
+cold (empty cache) with -j 1 and -j <cores>; warm --check (nothing changed: every verdict cached, nothing runs);
+warm --check with the build cache only (cached verdicts removed first: every server runs, nothing compiles); one
+example edited, then a regenerating run (it must build and run exactly one); a naive baseline that compiles and
+reruns every example in sequence with no cache, as peers do; `mkdocs build` as the pages grow; and what the sandbox
+costs (the build-cache-only --check -j 1 with and without --unsandboxed, as a ratio and in milliseconds per server
+run). It prints medians and ratios, writes the same as JSON, and profiles the tool's own overhead (everything but
+compiling and running servers, every server running) per example.
+
+It also times the real site's warm --check in this repository (`--real-runs`, after one run that fills the caches),
+with Python's bytecode cache as a contributor has it and with PYTHONDONTWRITEBYTECODE=1.
 """
 
 from __future__ import annotations
@@ -77,6 +82,16 @@ def clear_cache(root: Path) -> None:
     shutil.rmtree(root / ".cache", ignore_errors=True)
 
 
+def forget_verdicts(root: Path) -> None:
+    """Keep the build cache, drop the cached verdicts: the next run runs every server (the warm run before them)."""
+    shutil.rmtree(root / ".cache" / "run_examples" / "verdicts", ignore_errors=True)
+
+
+def builds_only(root: Path, *args: str) -> float:
+    forget_verdicts(root)
+    return tool(root, *args)
+
+
 def naive(root: Path, names: list[str]) -> float:
     """What peers do: for every example, compile it (no cache), pipe the whole transcript in, compare stdout."""
     started = time.perf_counter()
@@ -104,8 +119,9 @@ def mkdocs_build(root: Path) -> float:
     return time.perf_counter() - started
 
 
-def edited_check(root: Path, name: str, round_number: int) -> tuple[float, int]:
-    """Edit one Rust example's source (a comment), regenerate, and count how many binaries were compiled."""
+def edited_check(root: Path, name: str, round_number: int) -> tuple[float, int, int]:
+    """Edit one Rust example's source (a comment), regenerate, and count how many binaries were compiled and how
+    many examples ran (did not take a cached verdict)."""
     source = root / "examples" / name / "main.rs"
     source.write_text(source.read_text() + f"// edit {round_number}\n")
     started = time.perf_counter()
@@ -113,12 +129,15 @@ def edited_check(root: Path, name: str, round_number: int) -> tuple[float, int]:
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(proc.stdout + proc.stderr)
-    return seconds, proc.stdout.count("(built ")
+    ran = sum(1 for line in proc.stdout.splitlines()
+              if line.startswith(("verified ", "written ")) and "(verified, cached" not in line)
+    return seconds, proc.stdout.count("(built "), ran
 
 
 def overhead_profile(root: Path, n: int) -> dict:
     """Run a warm --check in this process under cProfile; everything outside converse() is the tool's own cost."""
     profiler = cProfile.Profile()
+    forget_verdicts(root)  # every server runs: the tool's overhead around them, as before verdicts were cached
     sink = io.StringIO()
     real_stdout = sys.stdout
     sys.stdout = sink
@@ -176,24 +195,28 @@ def bench_size(n: int, runs: int) -> dict:
         root = Path(tmp)
         names = generate(root, n)
         tool(root)  # write every answer key once, so the checks below have something to compare with
-        cold1, coldn, warm, edit, naive_times, builds, rebuilt = [], [], [], [], [], [], []
+        cold1, coldn, warm, warm_builds, edit, naive_times, builds, rebuilt, ran = [], [], [], [], [], [], [], [], []
         cold_runs = max(1, runs if n <= 50 else 1)
         for _ in range(cold_runs):
             clear_cache(root)
             cold1.append(tool(root, "--check", "-j", "1"))
             clear_cache(root)
             coldn.append(tool(root, "--check", "-j", str(CORES)))
+        tool(root, "--check")  # the cold runs above were --check: this one records the verdicts
         for _ in range(runs):
             warm.append(tool(root, "--check"))
+            warm_builds.append(builds_only(root, "--check"))
         # The sandbox's cost per server run: the same warm check, -j 1, with and without it, in the same run.
         sandboxed, unsandboxed = [], []
         for _ in range(runs):
-            sandboxed.append(tool(root, "--check", "-j", "1"))
-            unsandboxed.append(tool(root, "--check", "-j", "1", "--unsandboxed"))
+            sandboxed.append(builds_only(root, "--check", "-j", "1"))
+            unsandboxed.append(builds_only(root, "--check", "-j", "1", "--unsandboxed"))
+        tool(root, "--check")  # the sandbox's runs above left --unsandboxed verdicts: record the sandboxed ones
         for i in range(runs):
-            seconds, compiled = edited_check(root, names[0], i)
+            seconds, compiled, examples_ran = edited_check(root, names[0], i)
             edit.append(seconds)
             rebuilt.append(compiled)
+            ran.append(examples_ran)
         for _ in range(cold_runs):
             naive_times.append(naive(root, names))
         for _ in range(runs):
@@ -202,9 +225,12 @@ def bench_size(n: int, runs: int) -> dict:
     result = {
         "examples": n, "runs": runs, "cold_runs": cold_runs,
         "cold_j1_s": median(cold1), f"cold_j{CORES}_s": median(coldn), "warm_check_s": median(warm),
-        "one_edited_s": median(edit), "one_edited_rebuilt": max(rebuilt), "naive_s": median(naive_times),
+        "warm_check_builds_only_s": median(warm_builds),
+        "one_edited_s": median(edit), "one_edited_rebuilt": max(rebuilt), "one_edited_ran": max(ran),
+        "naive_s": median(naive_times),
         "mkdocs_build_s": median(builds),
         "warm_vs_naive": median(naive_times) / median(warm),
+        "warm_builds_only_vs_naive": median(naive_times) / median(warm_builds),
         "cold_parallel_speedup": median(cold1) / median(coldn),
         "warm_check_j1_sandboxed_s": median(sandboxed), "warm_check_j1_unsandboxed_s": median(unsandboxed),
         "sandbox_ratio": median(sandboxed) / median(unsandboxed),
@@ -214,19 +240,43 @@ def bench_size(n: int, runs: int) -> dict:
     return result
 
 
+def real_site(runs: int) -> dict:
+    """This repository's warm --check, nothing changed (the first run fills the caches and is not counted)."""
+    tool(ROOT, "--check")
+    with_bytecode = dict(os.environ)
+    with_bytecode.pop("PYTHONDONTWRITEBYTECODE", None)
+    timed = {"check_s": with_bytecode, "check_without_bytecode_cache_s": dict(os.environ, PYTHONDONTWRITEBYTECODE="1")}
+    result = {"runs": runs}
+    for label, env in timed.items():
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            proc = subprocess.run([sys.executable, str(TOOL), "--check"], capture_output=True, text=True, env=env,
+                                  cwd=ROOT)
+            times.append(time.perf_counter() - started)
+            if proc.returncode != 0:
+                raise SystemExit(f"the real site's --check failed:\n{proc.stdout}{proc.stderr}")
+        result[label] = median(times)
+    result["summary"] = proc.stdout.strip().splitlines()[-1]
+    return result
+
+
 def machine() -> str:
     return f"{platform.machine()}, {CORES} cores, Python {platform.python_version()}, " \
            f"{subprocess.run(['rustc', '-V'], capture_output=True, text=True).stdout.strip()}"
 
 
 def table(results: list[dict]) -> str:
-    head = (f"| examples | cold -j1 | cold -j{CORES} | speed-up | warm --check | one edited (rebuilt) | naive | "
-            f"warm vs naive | mkdocs build | overhead / example | sandbox (warm -j1, with / without) |")
-    rows = [head, "|" + "---|" * 11]
+    head = (f"| examples | cold -j1 | cold -j{CORES} | speed-up | warm --check | warm, builds only | "
+            f"one edited (built, ran) | naive | warm vs naive (builds only) | mkdocs build | overhead / example | "
+            f"sandbox (warm -j1, with / without) |")
+    rows = [head, "|" + "---|" * 12]
     for r in results:
         rows.append(f"| {r['examples']} | {r['cold_j1_s']:.2f} s | {r[f'cold_j{CORES}_s']:.2f} s | "
-                    f"{r['cold_parallel_speedup']:.2f}x | {r['warm_check_s']:.2f} s | {r['one_edited_s']:.2f} s "
-                    f"({r['one_edited_rebuilt']}) | {r['naive_s']:.2f} s | {r['warm_vs_naive']:.1f}x | "
+                    f"{r['cold_parallel_speedup']:.2f}x | {r['warm_check_s']:.2f} s | "
+                    f"{r['warm_check_builds_only_s']:.2f} s | {r['one_edited_s']:.2f} s "
+                    f"({r['one_edited_rebuilt']}, {r['one_edited_ran']}) | {r['naive_s']:.2f} s | "
+                    f"{r['warm_vs_naive']:.1f}x ({r['warm_builds_only_vs_naive']:.1f}x) | "
                     f"{r['mkdocs_build_s']:.2f} s | {r['overhead']['overhead_ms_per_example']:.1f} ms | "
                     f"{r['sandbox_ratio']:.2f}x, +{r['sandbox_ms_per_run']:.1f} ms a run |")
     return "\n".join(rows)
@@ -236,6 +286,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,50,200", help="comma-separated example counts")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (medians are reported)")
+    parser.add_argument("--real-runs", type=int, default=5, help="timed warm --check runs of this repository's site "
+                        "(0: skip)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "latest.json")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -243,8 +295,13 @@ def main() -> int:
     for n in sizes:
         print(f"measuring {n} examples ...", file=sys.stderr, flush=True)
         results.append(bench_size(n, args.runs))
+    real = real_site(args.real_runs) if args.real_runs else None
     print(f"Machine: {machine()}")
     print(table(results))
+    if real:
+        print(f"\nThe real site, warm --check, nothing changed (median of {real['runs']}): {real['check_s']:.2f} s "
+              f"({real['check_without_bytecode_cache_s']:.2f} s with PYTHONDONTWRITEBYTECODE=1); "
+              f"it said: {real['summary']}")
     for r in results:
         print(f"\nTool overhead at {r['examples']} examples (warm --check -j 1 under cProfile): "
               f"{r['overhead']['overhead_s']:.3f} s of {r['overhead']['total_s']:.3f} s "
@@ -254,7 +311,7 @@ def main() -> int:
         print(f"    interpreter start and imports, once per run: "
               f"{r['overhead']['interpreter_start_and_imports_s'] * 1000:.0f} ms")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"machine": machine(), "results": results}, indent=2))
+    args.out.write_text(json.dumps({"machine": machine(), "results": results, "real_site": real}, indent=2))
     print(f"\nwritten: {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 TOOL = Path(__file__).resolve().parent / "run_examples.py"
@@ -24,8 +25,12 @@ def on_pre_build(config) -> None:
     _state["builds"] += 1
     if not _state["serving"] or _state["builds"] == 1:
         return  # `make serve` has just run the tool; re-run it only for rebuilds that a file change started
+    # A subprocess, not an import: an edit to tools/runex/ while serving takes effect at once. Only the examples
+    # whose inputs changed run (the others' verdicts are cached), so this is the edited example's run plus pasting.
+    started = time.monotonic()
     proc = subprocess.run([sys.executable, str(TOOL)], capture_output=True, text=True)
     summary = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
+    summary += f" (the hook waited {time.monotonic() - started:.1f} s)"
     if proc.returncode == 0:
         log.info("run_examples: %s", summary)
     else:  # keep serving the last good pages; the author reads why here, and --check will fail the same way

@@ -232,6 +232,12 @@ def invoke(root: Path, *args: str, env: dict | None = None) -> Invoked:
     return Invoked(code, buffer.getvalue())
 
 
+def forget_verdicts(root: Path) -> None:
+    """Empty the cached verdicts (results_cache.py), for a test about what a real run does on a second pass (the
+    build cache, say): with them, an unchanged example is not run again at all."""
+    shutil.rmtree(root / ".cache" / "run_examples" / "verdicts", ignore_errors=True)
+
+
 def ok(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     """Run the tool and insist on exit 0, showing its output otherwise."""
     proc = tool(root, *args, **kwargs)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import invoke, jsonl, make_repo, page, req, rust_echo
+from .runex_helpers import forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
 from runex import build
 
 BAD_RUST = '''fn main() {
@@ -60,6 +60,7 @@ def test_a_rust_server_is_built_once_then_taken_from_the_cache(tmp_path, rustc):
     [entry] = entries(root)
     binary = entry / "server"
     stamp = (entry.stat().st_mtime_ns, binary.stat().st_mtime_ns, binary.stat().st_ino)
+    forget_verdicts(root)  # this test is about the build cache: make the second run run the server again
     second = invoke(root, "--check")
     assert second.returncode == 0, second.out
     assert note_of(second.out) == "cached build"
@@ -112,6 +113,7 @@ def test_fresh_rebuilds_even_when_cached(tmp_path, rustc):
     proc = invoke(root, "--check", "--fresh")
     assert proc.returncode == 0, proc.out
     assert note_of(proc.out) == "built rust"
+    forget_verdicts(root)
     assert note_of(invoke(root, "--check").out) == "cached build"
 
 
@@ -172,6 +174,7 @@ def test_the_cargo_runner(tmp_path, cargo):
     assert (root / ".cache/cargo-target").is_dir()
     assert not (folder / "target").exists(), "the target dir is shared, outside the example"
 
+    forget_verdicts(root)
     check = invoke(root, "--check")
     assert check.returncode == 0, check.out
     assert note_of(check.out, "crate") == "cached build"
@@ -244,6 +247,7 @@ def test_workspace_members_share_one_lock_and_one_target_and_rebuild_alone(tmp_p
                                                                 root / "examples/Cargo.lock"]
 
     (root / "examples/one/src/main.rs").write_text(rust_echo("one, edited"))
+    forget_verdicts(root)  # so that "two" runs, and shows whether its binary came from the build cache
     edited = invoke(root)
     assert edited.returncode == 0, edited.out
     assert note_of(edited.out, "one") == "built cargo"

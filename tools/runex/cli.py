@@ -8,10 +8,11 @@ import os
 import shlex
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import build, integrity, markers, model, pages, scaffold, schema, verdicts
+# Imported where used, not here: the schema (and its verdicts), the thread pool and the scaffold are needed only
+# when an example runs, and a local run whose every verdict is cached should not pay for them.
+from . import build, integrity, markers, model, page_cache, pages, results_cache
 from . import sandbox as sandboxing
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
@@ -30,6 +31,9 @@ MORE_HELP = f"""other commands:
 
 Every build and every server runs in a bubblewrap (bwrap) sandbox: no network, no view of the repository or of
 this environment, a process limit. --unsandboxed (never with CI=true) runs without it, with a warning.
+
+A local run does not run an example again while nothing its result depends on has changed ("verified, cached";
+the list is in tools/runex/results_cache.py); --fresh, --repeat, -v and CI=true run every example.
 
 {EXIT_CODES_HELP}"""
 
@@ -72,16 +76,22 @@ def _common(parser: argparse.ArgumentParser) -> None:
                              "as macOS; warns on every run; refused when CI=true)")
 
 
-def make_sandbox(args: argparse.Namespace) -> sandboxing.Sandbox:
-    """Fail closed: the sandbox, or a usage error saying why there is none."""
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1")
+
+
+def make_sandbox(args: argparse.Namespace, check: bool = True) -> sandboxing.Sandbox:
+    """Fail closed: the sandbox, or a usage error saying why there is none. With check=False the proof that a
+    sandbox can be made waits for the caller (a run whose every verdict is cached starts no sandbox at all)."""
     if args.unsandboxed:
-        if os.environ.get("CI", "").lower() in ("true", "1"):
+        if in_ci():
             raise UsageError("--unsandboxed is refused when CI=true: CI verifies examples only inside the sandbox. "
                              "Install bubblewrap on the runner (apt-get install bubblewrap) and drop --unsandboxed.")
         sandboxing.warn_unsandboxed()
         return sandboxing.Sandbox(enabled=False)
     sandbox = sandboxing.Sandbox()
-    sandbox.check()
+    if check:
+        sandbox.check()
     return sandbox
 
 
@@ -92,10 +102,13 @@ def parse_main(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--check", action="store_true", help="verify everything, write nothing, exit 5 on drift")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="examples run in parallel (default: the number of cores)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="show each server's stderr")
-    parser.add_argument("--fresh", action="store_true", help="ignore the build cache and rebuild")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show each server's stderr (runs every example: no cached verdicts)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="ignore the build cache and the cached verdicts: rebuild and run everything")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
-                        help="run each example N times and fail on any difference (nondeterminism)")
+                        help="run each example N times and fail on any difference (nondeterminism); never "
+                             "takes a cached verdict")
     parser.add_argument("--shard", metavar="K/N", help="run only the K-th of N shares of the examples (1-based)")
     parser.add_argument("--list", action="store_true", help="list examples, implementations, files and pages")
     parser.add_argument("--json", action="store_true", help="with --list: machine-readable, with start commands")
@@ -178,8 +191,20 @@ def _root_args(root: Path) -> list[str]:
     return [] if root == default_root() else ["--root", str(root)]
 
 
-def _validator(root: Path) -> verdicts.CachedValidator:
+def _validator(root: Path):
+    from . import schema, verdicts
+
     return verdicts.CachedValidator(build.Cache(root).dir.parent, schema.load_validator)
+
+
+def _cached_outcome(root: Path, example: model.Example, store: results_cache.Verdicts) -> Outcome | None:
+    started = time.monotonic()
+    found = store.lookup(example)
+    if found is None:
+        return None
+    expected, stdout, lane = found
+    return Outcome(example, root, "verified", stdout=stdout, expected=expected, stderr_lane=lane, cached=True,
+                   seconds=time.monotonic() - started)
 
 
 def _verify_all(root, chosen, cache, args, validator, sandbox):
@@ -190,6 +215,8 @@ def _verify_all(root, chosen, cache, args, validator, sandbox):
                          sandbox=sandbox)
         return
     # Longest first: cargo projects, then rustc examples, then Python ones, so no worker ends the run on a build.
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     weight = {"cargo": 0, "rust": 1, "python": 2}
     ordered = sorted(chosen, key=lambda e: min(weight[i.name] for i in e.implementations))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -207,14 +234,20 @@ def run(args: argparse.Namespace) -> int:
         return list_examples(root, examples, broken, as_json=args.json, args=args)
     chosen = shard_of(select(examples, args.names, broken), args.shard)
     reporter = Reporter(verbose=args.verbose)
-    sandbox = make_sandbox(args)
+    sandbox = make_sandbox(args, check=False)
+    reading = not (args.fresh or args.repeat > 1 or args.verbose or in_ci())
+    if reading:
+        results_cache.probe_toolchain(chosen)
     if not args.check:  # a killed run's half-written temporary files: this run's to remove
         for leftover in remove_leftovers([root / "examples", root / "docs"]):
             reporter.line(f"removed {leftover.relative_to(root)} (left by an interrupted run)")
     # Every input, hashed before anything runs: checked again before the verdict (see integrity.py).
     snapshot = integrity.Snapshot(root)
     cache = build.Cache(root, fresh=args.fresh)
-    validator = _validator(root)
+    # A local run takes a verified result from .cache/ while nothing in its key changed (see results_cache.py);
+    # --fresh, --repeat, -v (which shows servers' stderr) and CI run everything, and may still record what they
+    # verified.
+    verdict_store = results_cache.Verdicts(results_cache.Context(root, cache, sandbox), read=reading)
 
     if args.names:
         broken = [e for e in broken if _example_of(e) in args.names]
@@ -222,19 +255,36 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"{reporter.paint('failed  ', 'red')} {error}")
         reporter.annotate(error.file, error.line, error.message)
     outcomes: list[Outcome] = []
-    for outcome in _verify_all(root, chosen, cache, args, validator, sandbox):
-        outcomes.append(outcome)
-        reporter.example(outcome)
-
-    validator.save()
-    overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None}
-    overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes if o.stderr_lane is not None})
+    to_run = []
+    for example in chosen:
+        outcome = _cached_outcome(root, example, verdict_store)
+        if outcome is None:
+            to_run.append(example)
+        else:
+            outcomes.append(outcome)
+            reporter.example(outcome)
+    if to_run:
+        sandbox.check()
+        validator = _validator(root)
+        for outcome in _verify_all(root, to_run, cache, args, validator, sandbox):
+            outcomes.append(outcome)
+            reporter.example(outcome)
+        validator.save()
+    # A cached outcome's answer key is the file itself: no override needed.
+    overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None and not o.cached}
+    overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes
+                      if o.stderr_lane is not None and not o.cached})
+    # Pages that pasted to themselves are not pasted again while nothing they read changed (page_cache.py); only
+    # where nothing can move under them: a --check, or a run in which no example ran.
+    known_pages = page_cache.PageCache(root, results_cache.tool_digest(verdict_store.ctx), snapshot.hashes,
+                                       overrides, use=verdict_store.read and (args.check or not to_run))
     page_results, page_errors = [], []
     for path in pages.page_files(root):
         try:
-            page_results.append(pages.paste_page(root, path, overrides))
+            page_results.append(known_pages.lookup(path) or pages.paste_page(root, path, overrides))
         except PageError as exc:
             page_errors.append(exc)
+    as_pasted = list(page_results)
     unpasted: list[str] = []
     if not page_errors:
         unpasted = sorted({e.name for e in examples} - pages.pasted_examples(root, page_results))
@@ -262,6 +312,10 @@ def run(args: argparse.Namespace) -> int:
                     lock.unlink()
     page_results = [_keep_blocks_of(r, frozen) for r in page_results]
     drifted_pages = [r for r in page_results if r.new != r.old]
+    # Keyed now, from the inputs as the integrity check below proves they were all along, with the answer key as
+    # this run verified it (and, without --check, writes it).
+    verified = [(verdict_store.key_for_store(o.example, o.stdout, o.stderr_lane), o) for o in outcomes
+                if o.status in ("verified", "written") and not o.cached and o.stdout is not None]
 
     # Nothing the run started may have changed an input. Without --check, the files this run writes may already
     # hold exactly those bytes (a second run at the same time wrote them), and cargo may have updated Cargo.lock.
@@ -294,11 +348,18 @@ def run(args: argparse.Namespace) -> int:
         for result in drifted_pages:
             write_atomic(result.path, result.new.encode("utf-8"))
             reporter.line(f"{reporter.paint('pasted  ', 'green')} {result.rel}")
+    for key, outcome in verified:
+        if key is not None:
+            verdict_store.store(key, outcome.example, outcome.expected, outcome.stdout, outcome.stderr_lane)
+    known_pages.store(as_pasted)
 
     failed = [o for o in outcomes if o.status == "failed"]
     drifted = [o for o in outcomes if o.status == "drifted"]
     counts = {s: sum(o.status == s for o in outcomes) for s in ("verified", "written", "drifted", "failed")}
     parts = [f"{n} {s}" for s, n in counts.items() if n]
+    cached = sum(o.cached for o in outcomes)
+    if cached:
+        parts[0] += f" ({cached} cached)"
     if broken:
         parts.append(f"{len(broken)} broken")
     marker_errors = len(page_errors) - len(unpasted)
@@ -306,6 +367,7 @@ def run(args: argparse.Namespace) -> int:
                  + (f"{len(drifted_pages)} {'drifted' if args.check else 'pasted'}, " if drifted_pages else "")
                  + (f"{marker_errors} broken, " if marker_errors else "")
                  + f"{len(page_results) - len(drifted_pages)} up to date"
+                 + (f" ({len(known_pages.hits)} cached)" if known_pages.hits else "")
                  + (f"; {len(unpasted)} example{'s' if len(unpasted) != 1 else ''} pasted by no page"
                     if unpasted else ""))
     total = len(outcomes) + len(broken)
@@ -441,6 +503,8 @@ def serve(args: argparse.Namespace) -> int:
 def new(args: argparse.Namespace) -> int:
     root = (args.root or default_root()).resolve()
     sandbox = make_sandbox(args)
+    from . import scaffold
+
     folder = scaffold.create(root, args.name, args.lang)
     examples, _ = model.discover(root)
     example = next(e for e in examples if e.name == args.name)

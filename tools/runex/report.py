@@ -31,7 +31,9 @@ class Reporter:
         colours = {"verified": "green", "written": "green", "drifted": "yellow", "failed": "red"}
         impls = "+".join(i.name for i in outcome.example.implementations)
         notes = []
-        if outcome.compiled:
+        if outcome.cached:
+            notes.append("verified, cached")
+        elif outcome.compiled:
             notes.append("built " + "+".join(outcome.compiled))
         else:
             notes.append("cached build" if any(i.name != "python" for i in outcome.example.implementations)

@@ -26,6 +26,7 @@ class Outcome:
     stderr: dict[str, bytes] = field(default_factory=dict)
     stderr_lane: bytes | None = None  # what stderr.txt should hold (example.toml's stderr_lane), else None
     compiled: list[str] = field(default_factory=list)
+    cached: bool = False  # taken from the cached verdicts (results_cache.py): nothing was built or run
     seconds: float = 0.0
     diff: str = ""
 
