@@ -106,7 +106,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=5)
     parser.add_argument("--example", default="stands-alone")
-    parser.add_argument("--file", default="server.py", choices=["server.py", "main.rs"])
+    parser.add_argument("--file", default="server.py", choices=["server.py", "src/main.rs"],
+                        help="the Python twin, or the Rust twin of a cargo example (a comment: one cargo build)")
+    parser.add_argument("--config-file", default=None, help="serve this MkDocs config (make serve's, say)")
     parser.add_argument("--dirty", action="store_true", help="serve with `mkdocs serve --dirty` (rebuild only the "
                         "pages that changed), without --strict: strict mode aborts on the warning every dirty build "
                         "prints")
@@ -122,6 +124,8 @@ def main() -> int:
     url = f"http://127.0.0.1:{port}{mount_path()}{page_url(args.example, args.file)}"
     command = [python, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"] + (["--dirty"] if args.dirty
                                                                                   else ["--strict"])
+    if args.config_file:
+        command += ["-f", args.config_file]
     server = subprocess.Popen(command, cwd=ROOT,
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               process_group=0)
@@ -168,7 +172,8 @@ def main() -> int:
     print(f"median from save to page: {median:.2f} s over {len(results)} edits of {source.relative_to(ROOT)}")
     out = ROOT / "benchmarks" / "results" / "serve_latency.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"example": args.example, "file": args.file, "dirty": args.dirty, "url": url, "median_s": median, "edits": results},
+    out.write_text(json.dumps({"example": args.example, "file": args.file, "dirty": args.dirty,
+                               "config_file": args.config_file, "url": url, "median_s": median, "edits": results},
                               indent=1) + "\n")
     return 0
 

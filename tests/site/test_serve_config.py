@@ -1,0 +1,49 @@
+"""`make serve` serves mkdocs.serve.yml: mkdocs.yml itself, minus the two plugins that make every rebuild slow.
+
+The published site, CI and the browser tests build mkdocs.yml; the authoring config may only leave plugins out,
+never add or change one, or `make serve` would show a site that is not the one published.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import yaml
+
+from conftest import ROOT
+
+LEFT_OUT = {"search", "git-revision-date-localized"}  # re-indexing and `git log` per page, on every rebuild
+
+
+def _plugins(name: str) -> list:
+    return yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))["plugins"]
+
+
+def _plugin_name(entry) -> str:
+    return entry if isinstance(entry, str) else next(iter(entry))
+
+
+def test_the_serve_config_is_the_site_config_minus_the_slow_plugins():
+    serve = yaml.safe_load((ROOT / "mkdocs.serve.yml").read_text(encoding="utf-8"))
+    assert serve["INHERIT"] == "mkdocs.yml"
+    assert set(serve) == {"INHERIT", "plugins"}, "the authoring config changes nothing but the plugin list"
+    expected = [p for p in _plugins("mkdocs.yml") if _plugin_name(p) not in LEFT_OUT]
+    assert serve["plugins"] == expected
+
+
+def test_make_serve_serves_the_serve_config_and_make_site_does_not():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    serve = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    assert "mkdocs serve" in serve and "-f mkdocs.serve.yml" in serve
+    site = makefile.split("\nsite:", 1)[1].split("\n\n", 1)[0]
+    assert "mkdocs.serve.yml" not in site
+
+
+def test_the_serve_config_builds_strictly(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", "mkdocs.serve.yml",
+                           "-d", str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "site" / "index.html").is_file()
