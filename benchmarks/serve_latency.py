@@ -109,6 +109,8 @@ def main() -> int:
     parser.add_argument("--file", default="server.py", choices=["server.py", "src/main.rs"],
                         help="the Python twin, or the Rust twin of a cargo example (a comment: one cargo build)")
     parser.add_argument("--config-file", default=None, help="serve this MkDocs config (make serve's, say)")
+    parser.add_argument("--make-serve", action="store_true", help="serve as `make serve` does (tools/serve_site.py, "
+                        "mkdocs.serve.yml, --dirty)")
     parser.add_argument("--dirty", action="store_true", help="serve with `mkdocs serve --dirty` (rebuild only the "
                         "pages that changed), without --strict: strict mode aborts on the warning every dirty build "
                         "prints")
@@ -126,6 +128,8 @@ def main() -> int:
                                                                                   else ["--strict"])
     if args.config_file:
         command += ["-f", args.config_file]
+    if args.make_serve:  # exactly what `make serve` runs
+        command = [python, "tools/serve_site.py", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.serve.yml", "--dirty"]
     server = subprocess.Popen(command, cwd=ROOT,
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               process_group=0)
@@ -173,7 +177,7 @@ def main() -> int:
     out = ROOT / "benchmarks" / "results" / "serve_latency.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"example": args.example, "file": args.file, "dirty": args.dirty,
-                               "config_file": args.config_file, "url": url, "median_s": median, "edits": results},
+                               "config_file": args.config_file, "make_serve": args.make_serve, "url": url, "median_s": median, "edits": results},
                               indent=1) + "\n")
     return 0
 

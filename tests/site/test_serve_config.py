@@ -36,7 +36,7 @@ def test_the_serve_config_is_the_site_config_minus_the_slow_plugins():
 def test_make_serve_serves_the_serve_config_and_make_site_does_not():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     serve = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
-    assert "mkdocs serve" in serve and "-f mkdocs.serve.yml" in serve
+    assert "tools/serve_site.py -f mkdocs.serve.yml" in serve
     site = makefile.split("\nsite:", 1)[1].split("\n\n", 1)[0]
     assert "mkdocs.serve.yml" not in site
 
@@ -47,3 +47,24 @@ def test_the_serve_config_builds_strictly(tmp_path):
                           env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_the_serve_script_makes_mkdocs_poll_faster():
+    """tools/serve_site.py changes one keyword default of mkdocs' LiveReloadServer; a mkdocs upgrade that moves it
+    must fail here, not leave `make serve` quietly polling at 0.5 s."""
+    import importlib.util
+    import inspect
+
+    from mkdocs import livereload
+
+    spec = importlib.util.spec_from_file_location("serve_site", ROOT / "tools" / "serve_site.py")
+    serve_site = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve_site)
+    saved = livereload.LiveReloadServer.__init__.__defaults__
+    try:
+        serve_site.poll_faster()
+        signature = inspect.signature(livereload.LiveReloadServer.__init__)
+        assert signature.parameters["polling_interval"].default == serve_site.POLL_SECONDS == 0.1
+        assert signature.parameters["shutdown_delay"].default == 0.25, "the other defaults are kept"
+    finally:
+        livereload.LiveReloadServer.__init__.__defaults__ = saved
