@@ -6,7 +6,8 @@ not recompiled. An entry records the hash of its binary; an entry that fails tha
 Compilers run in the sandbox too (a build.rs or a proc macro is the example's code): rustc and `cargo build` see
 the example's own folder read-only (a member of the examples' cargo workspace sees examples/, which cargo needs for
 the workspace's manifests and its one Cargo.lock), the toolchain read-only, one writable output folder, no network
-and a scrubbed environment, under a time limit. Downloading crates (`cargo fetch`, which runs no crate code) happens before, outside.
+and a scrubbed environment, under a time limit. Downloading crates (`cargo fetch`, which runs no crate code) happens
+before, outside.
 No sandbox ever sees the cache: a server gets its one binary bound read-only, so no example can plant a binary or
 rewrite an entry's hash for a later run.
 """
@@ -129,26 +130,28 @@ def _sha256(path: Path) -> str:
 WORKSPACE_FILES = ("Cargo.toml", "Cargo.lock")  # what every member of the examples' workspace is built from
 
 
+def _workspace_table(folder: Path) -> dict | None:
+    """The [workspace] table of folder/Cargo.toml, or None when there is no such manifest or table."""
+    try:
+        table = tomllib.loads((folder / "Cargo.toml").read_text("utf-8")).get("workspace")
+    except (OSError, ValueError):
+        return None
+    return table if isinstance(table, dict) else None
+
+
 def workspace_of(impl: Implementation) -> Path | None:
     """The examples' cargo workspace (examples/Cargo.toml with [workspace]) when this cargo project is in it.
 
     Only the folder right above the example is looked at: that is where the one workspace lives, and a member
     cannot sit deeper. A project outside it (a test's own repository, say) builds alone, as before.
     """
-    if impl.name != "cargo":
+    if impl.name != "cargo" or _workspace_table(impl.source_dir.parent) is None:
         return None
-    manifest = impl.source_dir.parent / "Cargo.toml"
-    try:
-        return impl.source_dir.parent if "workspace" in tomllib.loads(manifest.read_text("utf-8")) else None
-    except (OSError, ValueError):
-        return None
+    return impl.source_dir.parent
 
 
 def workspace_members(workspace: Path) -> list[str]:
-    try:
-        members = tomllib.loads((workspace / "Cargo.toml").read_text("utf-8"))["workspace"].get("members", [])
-    except (OSError, ValueError, KeyError, AttributeError):
-        return []
+    members = (_workspace_table(workspace) or {}).get("members", [])
     return [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
 
 
@@ -330,14 +333,16 @@ def _cargo_home() -> Path:
 
 
 def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox) -> None:
-    if workspace_of(impl) is None:
-        _cargo_build(root, impl, cache.cargo_targets / impl.source_dir.name, folder, sandbox)
+    workspace = workspace_of(impl)
+    if workspace is None:
+        _cargo_build(root, impl, None, cache.cargo_targets / impl.source_dir.name, folder, sandbox)
         return
     with _workspace_build:
-        _cargo_build(root, impl, cache.cargo_targets / "workspace", folder, sandbox)
+        _cargo_build(root, impl, workspace, cache.cargo_targets / "workspace", folder, sandbox)
 
 
-def _cargo_build(root: Path, impl: Implementation, target: Path, folder: Path, sandbox: sandboxing.Sandbox) -> None:
+def _cargo_build(root: Path, impl: Implementation, workspace: Path | None, target: Path, folder: Path,
+                 sandbox: sandboxing.Sandbox) -> None:
     """`cargo build` of one package: a standalone project sees its own folder, a workspace member all of examples/
     (cargo reads every member's manifest and the one Cargo.lock), read-only either way."""
     manifest = impl.entry.relative_to(root)
@@ -353,7 +358,6 @@ def _cargo_build(root: Path, impl: Implementation, target: Path, folder: Path, s
             shutil.rmtree(target)  # made by an unsandboxed run: the sandbox user could not write it
         target.mkdir(parents=True, exist_ok=True)
         _writable_by_sandbox(target, sandbox)
-        workspace = workspace_of(impl)
         host_src, inside_src = _source_mount(root, impl, workspace)
         inside_manifest = f"{SOURCE_ROOT}/{manifest.as_posix()}"
         inside_target = "/target"

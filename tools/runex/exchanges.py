@@ -428,7 +428,7 @@ def _stderr_lane(lane: StderrLane) -> list[str]:
     """The server's stderr as its own lane under the exchanges: the log a reader sees in a terminal, never the wire."""
     text = lane.data.decode("utf-8", errors="replace").removesuffix("\n")
     out = ['<div class="stderr-lane" markdown>\n', "\n",
-           f'<p class="exchange-heading">stderr of the {SERVER_LANGUAGE.get(lane.implementation, "")} server '
+           f'<p class="exchange-heading">stderr of the {SERVER_LANGUAGE[lane.implementation]} server '
            f'<span class="exchange-where">{html.escape(lane.rel)}</span>: its log, beside the wire and never on '
            f'it</p>\n', "\n"]
     out += _fence(text if text else "(nothing on stderr)", ".text")

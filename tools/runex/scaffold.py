@@ -21,7 +21,7 @@ FILES = {
 }
 ENTRY = {"rust": "main.rs", "cargo": "src/main.rs", "python": "server.py"}  # the file to paste on a page
 
-MEMBERS = re.compile(r"^(?P<head>members\s*=\s*\[)(?P<body>[^\]]*)(?P<tail>\])", re.M)
+MEMBERS = re.compile(r"^members\s*=\s*\[(?P<body>[^\]]*)\]", re.M)
 
 
 def create(root: Path, name: str, lang: str) -> Path:
