@@ -35,3 +35,13 @@ def test_the_workspace_is_formatted_by_rustfmt():
         skip_or_fail("rustfmt is not installed: rustup component add rustfmt")
     proc = subprocess.run(["cargo", "fmt", "--all", "--check"], cwd=EXAMPLES, capture_output=True, text=True)
     assert proc.returncode == 0, f"run `cargo fmt --all` in examples/ (rustfmt.toml sets the width):\n{proc.stdout}{proc.stderr}"
+
+
+def test_no_rust_source_reads_its_python_twin():
+    """The tool keys a cargo build on the crate's folder without server.py (tools/runex/build.py, source_files),
+    so that editing the Python twin builds nothing; a crate that read server.py (include_str!, a build script)
+    would then keep a stale binary."""
+    readers = [str(p.relative_to(ROOT)) for p in EXAMPLES.rglob("*")
+               if p.suffix in (".rs", ".toml") and "target" not in p.relative_to(EXAMPLES).parts
+               and p.is_file() and "server.py" in p.read_text(encoding="utf-8")]
+    assert readers == [], "these name server.py; a crate must not read its twin"

@@ -34,3 +34,31 @@ def test_serve_reruns_the_tool_on_every_rebuild_but_the_first(caplog):
     [record] = caplog.records
     assert record.getMessage().startswith("run_examples: ") and "examples:" in record.getMessage()
     assert "up to date" in record.getMessage()
+
+
+def test_an_edit_to_the_tool_takes_effect_on_the_next_rebuild(tmp_path):
+    """The hook runs the tool in mkdocs' process; an edit to tools/runex/ while serving is imported again, as a
+    fresh subprocess would have. In a child process, on a copy of tools/, so this test's own runex is untouched."""
+    import shutil
+    import subprocess
+    import sys
+
+    tools = tmp_path / "tools"
+    shutil.copytree(ROOT / "tools", tools, ignore=shutil.ignore_patterns("__pycache__"))
+    script = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("hook", {str(tools / "mkdocs_hook.py")!r})
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+first = hook._tool()
+assert not hasattr(first, "EDITED")
+assert hook._tool() is first, "nothing changed: the same module"
+cli = {str(tools / "runex" / "cli.py")!r}
+open(cli, "a").write("\\nEDITED = 'yes'\\n")
+second = hook._tool()
+assert second is not first and second.EDITED == "yes"
+assert sys.modules["runex.report"].__file__.startswith({str(tools)!r})
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.stdout.strip() == "ok", proc.stderr

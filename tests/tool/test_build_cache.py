@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
+from .runex_helpers import ECHO, forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
 from runex import build
 
 BAD_RUST = '''fn main() {
@@ -276,3 +276,23 @@ def build_impl(root: Path, name: str):
     examples, errors = model.discover(root)
     assert not errors
     return next(e for e in examples if e.name == name).implementations[0]
+
+
+def test_a_cargo_builds_key_leaves_out_its_python_twin_and_the_tools_files(tmp_path, cargo):
+    """server.py beside Cargo.toml is the twin, not part of the crate: editing it must not rebuild the Rust
+    server (make serve waits for that build); an edit to the crate's own files must."""
+    root = make_repo(tmp_path, {"tw": {"Cargo.toml": member_toml("tw"), "src/main.rs": rust_echo("tw"),
+                                       "server.py": ECHO, "transcript.jsonl": jsonl(req(1))}})
+    from runex import model
+
+    [example], _errors = model.discover(root)
+    impl = next(i for i in example.implementations if i.name == "cargo")
+    recipe = build.cargo_recipe(False)
+    before = build.cache_key(root, impl, recipe)
+    assert root / "examples/tw/server.py" not in build.source_files(impl)
+    for name, text in (("server.py", "# edited\n"), ("answer_key.jsonl", "{}\n"), ("example.toml", "# note\n")):
+        path = root / "examples/tw" / name
+        path.write_text((path.read_text() if path.exists() else "") + text)
+        assert build.cache_key(root, impl, recipe) == before, name
+    (root / "examples/tw/src/main.rs").write_text(rust_echo("tw, edited"))
+    assert build.cache_key(root, impl, recipe) != before

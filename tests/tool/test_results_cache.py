@@ -431,18 +431,86 @@ def test_ci_pastes_every_page(tmp_path, tool_copy):
     assert proc.returncode == 0 and pages_cached(proc.out) == 0, proc.out
 
 
-def test_a_regenerating_run_that_runs_an_example_pastes_every_page(tmp_path, tool_copy):
-    """Without --check, a run that ran an example may have changed what pages read (cargo's Cargo.lock): no
-    cached pages then."""
+def test_a_run_that_runs_one_example_pastes_only_the_pages_that_show_it(tmp_path, tool_copy):
+    """A page is keyed on the examples its markers name, not on everything under examples/: `make serve`
+    re-pastes one page for one edited example."""
     root = make_repo(tmp_path, {name: {"server.py": ECHO} for name in ("a", "b")},
                      {"a.md": page("a/transcript.jsonl"), "b.md": page("b/transcript.jsonl")})
     assert run(root).returncode == 0
-    assert pages_cached(run(root).out) == 0, "the first run ran examples: it recorded no page"
-    assert pages_cached(run(root).out) == 2
+    assert pages_cached(run(root).out) == 2, "the pages the first run wrote were recorded as written"
     source = root / "examples/b/server.py"
-    source.write_text(source.read_text() + "# edited\n")
+    source.write_text(source.read_text() + "# edited, and not shown on b.md: still an input of b.md\n")
     proc = run(root)
-    assert proc.returncode == 0, proc.out
-    assert pages_cached(proc.out) == 0
-    assert pages_cached(run(root, "--check").out) == 0, "a page's key covers every file under examples/"
+    assert proc.returncode == 0 and not cached(proc.out, "b") and cached(proc.out, "a"), proc.out
+    assert pages_cached(proc.out) == 1, "a.md reads nothing of b: still up to date"
     assert pages_cached(run(root, "--check").out) == 2
+
+
+def test_a_page_is_pasted_again_when_an_example_it_borrows_from_changes(tmp_path, tool_copy):
+    """c borrows a's transcript (transcript_from): c's conversation reads examples/a/, so an edit there re-pastes
+    c.md as well as a.md, and an edit to d re-pastes neither."""
+    root = make_repo(tmp_path, {"a": {"server.py": ECHO}, "d": {"server.py": ECHO},
+                                "c": {"server.py": ECHO, "example.toml": 'transcript_from = "a"\n'}},
+                     {"a.md": page("a/transcript.jsonl"), "c.md": page("c/conversation"),
+                      "d.md": page("d/transcript.jsonl")})
+    assert run(root).returncode == 0
+    assert pages_cached(run(root, "--check").out) == 3
+    for name, still_cached in (("a", 1), ("d", 2)):
+        source = root / f"examples/{name}/server.py"
+        source.write_text(source.read_text() + "# edited\n")
+        proc = run(root)
+        assert proc.returncode == 0, proc.out
+        assert pages_cached(proc.out) == still_cached, (name, proc.out)
+
+
+def test_a_page_that_read_a_lock_cargo_moved_is_not_recorded(tmp_path):
+    """Without --check cargo may rewrite a Cargo.lock during the run; a page reading it is not recorded then."""
+    from runex import page_cache, pages
+
+    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}, "other": {"server.py": ECHO}},
+                     {"p.md": page("ex/transcript.jsonl")})
+    path = root / "docs/p.md"
+    path.write_text(pages.paste_page(root, path, {}).new)
+    hashes = {"docs/p.md": results_cache.digest(path.read_bytes())}
+    result = pages.paste_page(root, path, {})
+    assert result.new == result.old
+    for moved, recorded in (({"examples/ex/Cargo.lock"}, False), ({"examples/other/Cargo.lock"}, True)):
+        store = page_cache.PageCache(root, "tool", hashes, {}, use=True)
+        shutil.rmtree(store.dir, ignore_errors=True)
+        store.store([pages.PageResult(path, "docs/p.md", result.new, result.new, result.blocks)], [], moved=moved)
+        assert (store.lookup(path) is not None) == recorded, moved
+
+
+def test_what_pasting_reads_is_inside_what_a_page_entry_records(monkeypatch):
+    """Every file pasting the real site's pages reads under examples/ lies under the names PageCache.names_read
+    records for that page: a read the cache did not key on would let a stale page pass as up to date."""
+    from runex import page_cache, pages
+
+    root = Path(__file__).resolve().parents[2]
+    read: list[Path] = []
+    real_read_bytes, real_read_text, real_open = Path.read_bytes, Path.read_text, Path.open
+
+    def recorded(real):
+        def reader(self, *args, **kwargs):
+            read.append(self)
+            return real(self, *args, **kwargs)
+        return reader
+
+    monkeypatch.setattr(Path, "read_bytes", recorded(real_read_bytes))
+    monkeypatch.setattr(Path, "read_text", recorded(real_read_text))
+    monkeypatch.setattr(Path, "open", recorded(real_open))
+    cache = page_cache.PageCache(root, "tool", {}, {}, use=False)
+    examples = (root / "examples").resolve()
+    checked = 0
+    for path in pages.page_files(root):
+        read.clear()
+        result = pages.paste_page(root, path, {})
+        names = cache.names_read(result.blocks)
+        assert names is not None
+        for file in read:
+            resolved = file.resolve()
+            if resolved.is_relative_to(examples):
+                rel = resolved.relative_to(examples)
+                assert rel.parts[0] in names, f"{path.name} read examples/{rel}, outside {names}"
+                checked += 1
+    assert checked > 50, "the pages read the example files they paste"

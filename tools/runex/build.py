@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import sandbox as sandboxing
 from .errors import BuildError
-from .model import ANSWER_KEY, CONFIG, TRANSCRIPT, Implementation
+from .model import ANSWER_KEY, CONFIG, IMPLEMENTATION_FILES, STDERR_LANE, TRANSCRIPT, Implementation
 
 BINARY = "server"
 META = "entry.json"
@@ -162,9 +162,13 @@ def lock_file(impl: Implementation) -> Path:
 
 def source_files(impl: Implementation) -> list[Path]:
     """The files whose bytes decide what gets built: a single file, or a cargo project's whole folder and, for a
-    workspace member, the workspace's manifest and its one Cargo.lock (other members cannot change this binary)."""
+    workspace member, the workspace's manifest and its one Cargo.lock (other members cannot change this binary).
+
+    A cargo project's folder also holds the tool's files and may hold its Python twin: none of them is part of the
+    crate, so an edit to server.py runs the twin again without a cargo build (`make serve` waits for it). No Rust
+    source may read server.py (tests/test_rust_examples.py holds every example to that)."""
     if impl.name == "cargo":
-        skip = {TRANSCRIPT, ANSWER_KEY, CONFIG}
+        skip = {TRANSCRIPT, ANSWER_KEY, CONFIG, STDERR_LANE, IMPLEMENTATION_FILES["python"]}
         own = sorted(p for p in impl.source_dir.rglob("*")
                      if p.is_file() and p.name not in skip and "target" not in p.relative_to(impl.source_dir).parts)
         workspace = workspace_of(impl)

@@ -274,10 +274,9 @@ def run(args: argparse.Namespace) -> int:
     overrides = {o.example.answer_key.resolve(): o.stdout for o in outcomes if o.stdout is not None and not o.cached}
     overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in outcomes
                       if o.stderr_lane is not None and not o.cached})
-    # Pages that pasted to themselves are not pasted again while nothing they read changed (page_cache.py); only
-    # where nothing can move under them: a --check, or a run in which no example ran.
+    # Pages that pasted to themselves are not pasted again while nothing they read changed (page_cache.py).
     known_pages = page_cache.PageCache(root, results_cache.tool_digest(verdict_store.ctx), snapshot.hashes,
-                                       overrides, use=verdict_store.read and (args.check or not to_run))
+                                       overrides, use=verdict_store.read)
     page_results, page_errors = [], []
     for path in pages.page_files(root):
         try:
@@ -351,7 +350,8 @@ def run(args: argparse.Namespace) -> int:
     for key, outcome in verified:
         if key is not None:
             verdict_store.store(key, outcome.example, outcome.expected, outcome.stdout, outcome.stderr_lane)
-    known_pages.store(as_pasted)
+    known_pages.store(as_pasted, [] if args.check else drifted_pages,
+                      moved=set() if args.check else _moved_locks(root, snapshot))
 
     failed = [o for o in outcomes if o.status == "failed"]
     drifted = [o for o in outcomes if o.status == "drifted"]
@@ -386,6 +386,19 @@ def run(args: argparse.Namespace) -> int:
         reporter.line(f"Update answer keys and pages with: {fix_command(args.names, root)}")
         return EXIT_DRIFT
     return EXIT_OK
+
+
+def _moved_locks(root: Path, snapshot: integrity.Snapshot) -> set[str]:
+    """The Cargo.lock files that differ from the snapshot now: the inputs a run without --check may change."""
+    moved = set()
+    for rel, before in snapshot.kept.items():
+        if rel.endswith("/Cargo.lock"):
+            try:
+                if (root / rel).read_bytes() != before:
+                    moved.add(rel)
+            except OSError:
+                moved.add(rel)
+    return moved
 
 
 def _rebodied(old_text: str, new_text: str, rel: str, keep_old) -> str | None:
