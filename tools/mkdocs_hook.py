@@ -13,6 +13,7 @@ import io
 import logging
 import sys
 import time
+import traceback
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
@@ -74,10 +75,13 @@ def on_env(env, config, files):
 
 def run_tool(argv: list[str]) -> tuple[int, str]:
     """tools/run_examples.py's main(argv) in this process: (exit code, everything it printed)."""
-    cli = _tool()
     output = io.StringIO()
     with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-        code = cli.main(argv)
+        try:
+            code = _tool().main(argv)
+        except Exception:  # a bug in the tool (or an edit to it that does not import) must not stop the server
+            traceback.print_exc()
+            code = 70
     return code, output.getvalue()
 
 

@@ -62,3 +62,26 @@ print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_a_tool_that_does_not_import_is_reported_and_serving_goes_on(tmp_path):
+    """An edit that breaks tools/runex/ while serving: the rebuild logs the traceback, and mkdocs keeps serving
+    the last pages (an exception out of a hook would stop every rebuild until the author restarts serve)."""
+    import shutil
+    import subprocess
+    import sys
+
+    tools = tmp_path / "tools"
+    shutil.copytree(ROOT / "tools", tools, ignore=shutil.ignore_patterns("__pycache__"))
+    (tools / "runex" / "cli.py").write_text("def half_typed(:\n")
+    script = f"""
+import importlib.util
+spec = importlib.util.spec_from_file_location("hook", {str(tools / "mkdocs_hook.py")!r})
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+code, output = hook.run_tool([])
+assert code == 70 and "SyntaxError" in output, (code, output)
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.stdout.strip() == "ok", proc.stderr

@@ -336,6 +336,22 @@ def test_a_stderr_lane_is_written_shown_and_checked_like_the_answer_key(tmp_path
     assert invoke(root).returncode == 0 and "log: stdin closed" in lane.read_text()
 
 
+def test_a_stderr_txt_left_without_its_lane_is_an_error_naming_the_file(tmp_path):
+    """Removing stderr_lane from example.toml leaves a stderr.txt nothing checks any more: a stale file a reader of
+    the repository would take for verified output."""
+    root = conversation_repo(tmp_path, toml='stderr_lane = "python"\n')
+    (root / "examples/ex/server.py").write_text(LOGGING)
+    assert invoke(root).returncode == 0
+    (root / "examples/ex/example.toml").write_text("")
+    proc = invoke(root, "--check")
+    assert proc.returncode == 3, proc.out
+    assert "examples/ex/stderr.txt: stderr.txt is left over: example.toml sets no stderr_lane" in proc.out
+    assert "delete it, or set stderr_lane" in proc.out and "python tools/run_examples.py" in proc.out.splitlines()[-1]
+    (root / "examples/ex/stderr.txt").unlink()
+    assert invoke(root).returncode == 0
+    assert "stderr-lane" not in (root / "docs/p.md").read_text()
+
+
 def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
     root = conversation_repo(tmp_path, toml='stderr_lane = "rust"\n')
     proc = invoke(root, "--check")

@@ -262,6 +262,10 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path]) 
     if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
         raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
                           f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
+    if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
+        raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
+                          f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",
+                          file=f"{rel}/{STDERR_LANE}")
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
