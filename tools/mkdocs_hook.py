@@ -97,10 +97,12 @@ def _tool():
     source = tool_source_digest()
     if str(TOOLS) not in sys.path:
         sys.path.insert(0, str(TOOLS))
-    if _state["loaded"] is None and "runex.cli" in sys.modules:
-        _state["loaded"] = source  # imported by someone else in this process (a test): take it as it is
+    imported = [name for name in sys.modules if name == "runex" or name.startswith("runex.")]
+    if _state["loaded"] is None and imported:
+        # Some of it was imported by someone else in this process (a test): never replace modules others hold.
+        _state["loaded"] = source
     elif _state["loaded"] != source:
-        for name in [n for n in sys.modules if n == "runex" or n.startswith("runex.")]:
+        for name in imported:
             del sys.modules[name]
         importlib.invalidate_caches()
         _state["loaded"] = source

@@ -85,3 +85,24 @@ print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_the_hook_keeps_the_tool_modules_this_process_already_holds():
+    """In a process that imported part of the tool already (pytest's collection imports runex.results_cache and
+    more), the hook must not import them again: the holders' module objects, which tests monkeypatch, would no
+    longer be the ones the tool runs with."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from runex import results_cache, sandbox
+
+        held = {name: module for name, module in sys.modules.items() if name.startswith("runex")}
+        assert "runex.cli" not in held or held.pop("runex.cli")  # the hook may import cli itself, nothing else
+        hook = load_hook()
+        cli = hook._tool()
+        assert sys.modules["runex.results_cache"] is results_cache and sys.modules["runex.sandbox"] is sandbox
+        assert cli.results_cache is results_cache
+        assert all(sys.modules[name] is module for name, module in held.items())
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
