@@ -8,7 +8,7 @@ PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check regen site setup sandbox clean bench
+.PHONY: serve test check regen site setup sandbox clean bench zensical
 
 setup: $(STAMP) sandbox
 
@@ -52,6 +52,11 @@ site: check
 test: $(STAMP) sandbox
 	$(PYTHON) tools/run_examples.py --check
 	$(PYTHON) -m pytest
+
+# Zensical (pinned in requirements-zensical.txt) in its own venv under .cache/, for tests/site/test_zensical.py;
+# without it that test skips and says to run this (CI runs it, and there the test fails instead of skipping).
+zensical:
+	$(PYTHON_BOOT) tools/zensical_env.py
 
 bench: $(STAMP) sandbox
 	$(PYTHON) benchmarks/bench.py
