@@ -164,12 +164,19 @@ WORKSPACE_FILES = ("Cargo.toml", "Cargo.lock")  # what every member of the examp
 
 def _workspace_table(folder: Path) -> dict | None:
     """The [workspace] table of folder/Cargo.toml, or None when there is no such manifest or table."""
-    import tomllib  # here: only a cargo project asks, and a warm run of rustc and Python examples need not pay
-
     try:
-        table = tomllib.loads((folder / "Cargo.toml").read_text("utf-8")).get("workspace")
+        return _workspace_in((folder / "Cargo.toml").read_text("utf-8"))
     except (OSError, ValueError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _workspace_in(manifest: str) -> dict | None:
+    """Parsed once per manifest text: a cargo project's key, build and Cargo.lock each ask (the file is read each
+    time, so an edited manifest is parsed anew). Callers only read the table."""
+    import tomllib  # here: only a cargo project asks, and a warm run of rustc and Python examples need not pay
+
+    table = tomllib.loads(manifest).get("workspace")
     return table if isinstance(table, dict) else None
 
 
