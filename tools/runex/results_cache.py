@@ -50,9 +50,9 @@ def file_digest(path: Path) -> str:
 
 def ask_toolchain_early(root: Path, names: list[str]) -> None:
     """Before discovery: when a folder about to run holds a Rust implementation (main.rs or Cargo.toml), start
-    `rustc -vV` and `cargo -V` now (build.ask_toolchain). They take longer to answer than discovery and the
-    integrity snapshot take, which then overlap them. A guess from file names only: start_probes() asks again
-    from what discovery found, and toolchain_version() asks whatever was not asked."""
+    `rustc -vV` and `cargo -V` now (build.ask_toolchain), so that discovery and the integrity snapshot overlap
+    them (the two answers take longer than both). A guess from file names only: start_probes() asks from what
+    discovery found, and toolchain_version() asks whatever was not asked."""
     try:
         with os.scandir(root / "examples") as folders:
             for folder in folders:
