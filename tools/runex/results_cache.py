@@ -72,7 +72,7 @@ def start_probes(ctx: Context, examples: list[Example]) -> None:
     comes after the integrity snapshot, which is taken meanwhile."""
     if any(i.name != "python" for e in examples for i in e.implementations):
         build.ask_toolchain()
-    if ctx.sandbox.enabled:
+    if ctx.sandbox.enabled and examples:
         ctx.ask([sandboxing.BWRAP, "--version"])
 
 
