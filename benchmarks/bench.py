@@ -14,8 +14,12 @@ costs (the build-cache-only --check -j 1 with and without --unsandboxed, as a ra
 run). It prints medians and ratios, writes the same as JSON, and profiles the tool's own overhead (everything but
 compiling and running servers, every server running) per example.
 
+The tool runs as a contributor runs it: with Python's bytecode cache (tools/runex/__pycache__), whatever
+PYTHONDONTWRITEBYTECODE says in this shell. The warm --check is also timed without one (a copy of tools/ that has no
+__pycache__, run with PYTHONDONTWRITEBYTECODE=1, so every run compiles the tool's modules from source).
+
 It also times the real site's warm --check in this repository (`--real-runs`, after one run that fills the caches),
-with Python's bytecode cache as a contributor has it and with PYTHONDONTWRITEBYTECODE=1.
+with the bytecode cache and without it (the copy, as above).
 """
 
 from __future__ import annotations
@@ -45,6 +49,25 @@ TOOL = ROOT / "tools" / "run_examples.py"
 CORES = os.cpu_count() or 1
 
 
+def contributor_env(**extra: str) -> dict[str, str]:
+    """This environment, with Python's bytecode cache on as it is by default: a shell that sets
+    PYTHONDONTWRITEBYTECODE (this machine's agents do) would otherwise time the compiling of the tool's source on
+    every run whenever tools/runex/__pycache__ does not exist yet."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra)
+    return env
+
+
+def tool_without_bytecode(dest: Path) -> Path:
+    """A copy of tools/ without any __pycache__, and of the pin files the keys read: run with
+    PYTHONDONTWRITEBYTECODE=1 (and --root), every run compiles the tool from source, and its keys are the original's
+    (the same files), so the cached verdicts count. Returns the copy's run_examples.py."""
+    shutil.copytree(ROOT / "tools", dest / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    for pins in ("requirements.txt", "constraints.txt"):
+        shutil.copy(ROOT / pins, dest / pins)
+    return dest / "tools" / "run_examples.py"
+
+
 def generate(root: Path, n: int) -> list[str]:
     """N examples from the `new` templates, and pages that paste every one of them (ten examples a page)."""
     (root / "examples").mkdir(parents=True)
@@ -67,10 +90,11 @@ def generate(root: Path, n: int) -> list[str]:
     return names
 
 
-def tool(root: Path, *args: str) -> float:
+def tool(root: Path, *args: str, entry: Path = TOOL, env: dict[str, str] | None = None) -> float:
     started = time.perf_counter()
-    env = dict(os.environ, CI="") if "--unsandboxed" in args else None  # the tool refuses it when CI=true
-    proc = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root)], capture_output=True, text=True,
+    if env is None:
+        env = contributor_env(CI="") if "--unsandboxed" in args else contributor_env()  # refused when CI=true
+    proc = subprocess.run([sys.executable, str(entry), *args, "--root", str(root)], capture_output=True, text=True,
                           env=env)
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
@@ -125,7 +149,8 @@ def edited_check(root: Path, name: str, round_number: int) -> tuple[float, int, 
     source = root / "examples" / name / "main.rs"
     source.write_text(source.read_text() + f"// edit {round_number}\n")
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(TOOL), "--root", str(root)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, str(TOOL), "--root", str(root)], capture_output=True, text=True,
+                          env=contributor_env())
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(proc.stdout + proc.stderr)
@@ -181,7 +206,7 @@ def startup_seconds() -> float:
     times = []
     for _ in range(5):
         started = time.perf_counter()
-        subprocess.run([sys.executable, str(TOOL), "--help"], capture_output=True, check=True)
+        subprocess.run([sys.executable, str(TOOL), "--help"], capture_output=True, check=True, env=contributor_env())
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 
@@ -191,11 +216,15 @@ def median(values: list[float]) -> float:
 
 
 def bench_size(n: int, runs: int) -> dict:
-    with tempfile.TemporaryDirectory(prefix=f"bench-{n}-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"bench-{n}-") as tmp, \
+            tempfile.TemporaryDirectory(prefix="bench-tool-") as copy:
         root = Path(tmp)
         names = generate(root, n)
+        uncompiled = tool_without_bytecode(Path(copy))
+        no_bytecode = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
         tool(root)  # write every answer key once, so the checks below have something to compare with
         cold1, coldn, warm, warm_builds, edit, naive_times, builds, rebuilt, ran = [], [], [], [], [], [], [], [], []
+        warm_uncompiled = []
         cold_runs = max(1, runs if n <= 50 else 1)
         for _ in range(cold_runs):
             clear_cache(root)
@@ -205,6 +234,7 @@ def bench_size(n: int, runs: int) -> dict:
         tool(root, "--check")  # the cold runs above were --check: this one records the verdicts
         for _ in range(runs):
             warm.append(tool(root, "--check"))
+            warm_uncompiled.append(tool(root, "--check", entry=uncompiled, env=no_bytecode))
             warm_builds.append(builds_only(root, "--check"))
         # The sandbox's cost per server run: the same warm check, -j 1, with and without it, in the same run.
         sandboxed, unsandboxed = [], []
@@ -225,11 +255,13 @@ def bench_size(n: int, runs: int) -> dict:
     result = {
         "examples": n, "runs": runs, "cold_runs": cold_runs,
         "cold_j1_s": median(cold1), f"cold_j{CORES}_s": median(coldn), "warm_check_s": median(warm),
+        "warm_check_without_bytecode_cache_s": median(warm_uncompiled),
         "warm_check_builds_only_s": median(warm_builds),
         "one_edited_s": median(edit), "one_edited_rebuilt": max(rebuilt), "one_edited_ran": max(ran),
         "naive_s": median(naive_times),
         "mkdocs_build_s": median(builds),
         "warm_vs_naive": median(naive_times) / median(warm),
+        "warm_without_bytecode_cache_vs_naive": median(naive_times) / median(warm_uncompiled),
         "warm_builds_only_vs_naive": median(naive_times) / median(warm_builds),
         "cold_parallel_speedup": median(cold1) / median(coldn),
         "warm_check_j1_sandboxed_s": median(sandboxed), "warm_check_j1_unsandboxed_s": median(unsandboxed),
@@ -241,23 +273,25 @@ def bench_size(n: int, runs: int) -> dict:
 
 
 def real_site(runs: int) -> dict:
-    """This repository's warm --check, nothing changed (the first run fills the caches and is not counted)."""
+    """This repository's warm --check, nothing changed (the first run fills the caches and is not counted), with the
+    bytecode cache and without it (a copy of tools/ that has none), alternating."""
     tool(ROOT, "--check")
-    with_bytecode = dict(os.environ)
-    with_bytecode.pop("PYTHONDONTWRITEBYTECODE", None)
-    timed = {"check_s": with_bytecode, "check_without_bytecode_cache_s": dict(os.environ, PYTHONDONTWRITEBYTECODE="1")}
-    result = {"runs": runs}
-    for label, env in timed.items():
-        times = []
+    result: dict = {"runs": runs}
+    with tempfile.TemporaryDirectory(prefix="bench-tool-") as copy:
+        timed = {"check_s": (TOOL, contributor_env()),
+                 "check_without_bytecode_cache_s": (tool_without_bytecode(Path(copy)),
+                                                    dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))}
+        times: dict[str, list[float]] = {label: [] for label in timed}
         for _ in range(runs):
-            started = time.perf_counter()
-            proc = subprocess.run([sys.executable, str(TOOL), "--check"], capture_output=True, text=True, env=env,
-                                  cwd=ROOT)
-            times.append(time.perf_counter() - started)
-            if proc.returncode != 0:
-                raise SystemExit(f"the real site's --check failed:\n{proc.stdout}{proc.stderr}")
-        result[label] = median(times)
-    result["summary"] = proc.stdout.strip().splitlines()[-1]
+            for label, (entry, env) in timed.items():
+                started = time.perf_counter()
+                proc = subprocess.run([sys.executable, str(entry), "--check", "--root", str(ROOT)],
+                                      capture_output=True, text=True, env=env, cwd=ROOT)
+                times[label].append(time.perf_counter() - started)
+                if proc.returncode != 0:
+                    raise SystemExit(f"the real site's --check failed:\n{proc.stdout}{proc.stderr}")
+                result["summary"] = proc.stdout.strip().splitlines()[-1]
+    result.update({label: median(values) for label, values in times.items()})
     return result
 
 
@@ -298,9 +332,13 @@ def main() -> int:
     real = real_site(args.real_runs) if args.real_runs else None
     print(f"Machine: {machine()}")
     print(table(results))
+    for r in results:
+        print(f"\nWarm --check of {r['examples']} examples without a bytecode cache (the tool compiled from source "
+              f"every run): {r['warm_check_without_bytecode_cache_s']:.2f} s, "
+              f"{r['warm_without_bytecode_cache_vs_naive']:.1f}x naive")
     if real:
         print(f"\nThe real site, warm --check, nothing changed (median of {real['runs']}): {real['check_s']:.2f} s "
-              f"({real['check_without_bytecode_cache_s']:.2f} s with PYTHONDONTWRITEBYTECODE=1); "
+              f"({real['check_without_bytecode_cache_s']:.2f} s without a bytecode cache); "
               f"it said: {real['summary']}")
     for r in results:
         print(f"\nTool overhead at {r['examples']} examples (warm --check -j 1 under cProfile): "

@@ -7,6 +7,7 @@ Every call sets CI to "" (a local run) unless it tests CI=true itself: CI ignore
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import stat
@@ -514,3 +515,85 @@ def test_what_pasting_reads_is_inside_what_a_page_entry_records(monkeypatch):
                 assert rel.parts[0] in names, f"{path.name} read examples/{rel}, outside {names}"
                 checked += 1
     assert checked > 50, "the pages read the example files they paste"
+
+
+# ------------------------------------------------------------------ answers asked early (start_probes)
+
+def fake_tool(folder: Path, name: str, script: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(f"#!/bin/sh\n{script}\n")
+    (folder / name).chmod(0o755)
+
+
+@pytest.mark.parametrize("answer", ["echo 'rustc 9.9.9'; echo 'host: test'", "echo broken >&2; exit 3"],
+                         ids=["answers", "fails"])
+def test_a_toolchain_answer_asked_early_is_the_answer_asked_late(answer, tmp_path, monkeypatch):
+    """build.ask_toolchain() starts `rustc -vV` and `cargo -V` without waiting; what toolchain_version() then gives
+    (or raises) is what asking it then would have."""
+    from runex.errors import BuildError
+
+    fake_tool(tmp_path / "bin", "rustc", answer)
+    fake_tool(tmp_path / "bin", "cargo", "echo 'cargo 9.9.9'")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    def answer_or_error(tool: str) -> str:
+        try:
+            return build.toolchain_version(tool)
+        except BuildError as exc:
+            return f"BuildError: {exc}"
+
+    seen = []
+    for early in (False, True):
+        monkeypatch.setattr(build, "_versions", {})
+        monkeypatch.setattr(build, "_asked", {})
+        if early:
+            build.ask_toolchain()
+            assert set(build._asked) == {"rustc", "cargo"}
+        seen.append((answer_or_error("rustc"), answer_or_error("cargo")))
+        assert build._asked == {}, "every early answer is taken"
+    assert seen[0] == seen[1], seen
+    if "exit" in answer:
+        assert seen[0][0] == ("BuildError: rustc is needed to build Rust examples and did not run: Command "
+                              "'['rustc', '-vV']' returned non-zero exit status 3."), seen
+    else:
+        assert seen[0] == ("rustc 9.9.9\nhost: test\n", "cargo 9.9.9\n")
+
+
+def test_a_failed_early_answer_is_asked_again(tmp_path, monkeypatch):
+    from runex.errors import BuildError
+
+    fake_tool(tmp_path / "bin", "rustc", "exit 1")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    monkeypatch.setattr(build, "_versions", {})
+    monkeypatch.setattr(build, "_asked", {})
+    build.ask_toolchain()
+    with pytest.raises(BuildError):
+        build.toolchain_version("rustc")
+    fake_tool(tmp_path / "bin", "rustc", "echo 'rustc fixed'")
+    assert build.toolchain_version("rustc") == "rustc fixed\n"
+
+
+@pytest.mark.parametrize("command", [["sh", "-c", "echo out; echo err >&2; exit 4"], ["no-such-program-here"]],
+                         ids=["runs", "missing"])
+def test_a_command_asked_early_gives_the_text_asked_late(command, tmp_path):
+    """The sandbox part's `bwrap --version` is asked by start_probes; Context.output gives the same text either way,
+    and each answer once (the next call asks again)."""
+    root = python_repo(tmp_path)
+    ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox())
+    late = ctx.output(command)
+    ctx.ask(command)
+    assert ctx.output(command) == late
+    assert ctx._asked == {}
+    assert late.startswith("exit 4\nout\nerr\n") if command[0] == "sh" else late.startswith("did not run: ")
+
+
+def test_start_probes_asks_only_what_the_keys_need(tmp_path, monkeypatch):
+    root = python_repo(tmp_path)
+    examples = model.discover(root)[0]
+    monkeypatch.setattr(build, "_versions", {})
+    monkeypatch.setattr(build, "_asked", {})
+    for enabled, asked in ((False, set()), (True, {(sandboxing.BWRAP, "--version")})):
+        ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox(enabled=enabled))
+        results_cache.start_probes(ctx, examples)
+        assert set(ctx._asked) == asked and build._asked == {}, "a Python example needs no toolchain"
+        for command in list(ctx._asked):
+            ctx.output(list(command))

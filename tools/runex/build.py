@@ -21,10 +21,8 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,19 +56,44 @@ class Built:
 
 
 _versions: dict[str, str] = {}
+_asked: dict[str, subprocess.Popen] = {}  # started by ask_toolchain(), not yet answered
 _versions_lock = threading.Lock()
 
 
+def _version_command(tool: str) -> list[str]:
+    return [tool, "-vV" if tool == "rustc" else "-V"]
+
+
+def ask_toolchain() -> None:
+    """Start `rustc -vV` and `cargo -V` now, side by side, and return at once: toolchain_version() takes their
+    answers when a key first needs them. Both are mostly process start-up, which then overlaps the run's own work."""
+    with _versions_lock:
+        for tool in ("rustc", "cargo"):
+            if tool in _versions or tool in _asked:
+                continue
+            try:
+                _asked[tool] = subprocess.Popen(_version_command(tool), stdout=subprocess.PIPE,
+                                                stderr=subprocess.PIPE, text=True)
+            except OSError:
+                pass  # asked again when a key needs it, and reported then
+
+
 def toolchain_version(tool: str) -> str:
-    """`rustc -vV` / `cargo -V`, asked once per run."""
+    """`rustc -vV` / `cargo -V`, asked once per run (or taken from ask_toolchain(), which asked already)."""
     with _versions_lock:
         if tool not in _versions:
-            flag = "-vV" if tool == "rustc" else "-V"
+            command = _version_command(tool)
+            asked = _asked.pop(tool, None)
             try:
-                out = subprocess.run([tool, flag], capture_output=True, text=True, check=True)
+                if asked is None:
+                    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+                else:
+                    out, err = asked.communicate()
+                    if asked.returncode != 0:
+                        raise subprocess.CalledProcessError(asked.returncode, command, out, err)
             except (OSError, subprocess.CalledProcessError) as exc:
                 raise BuildError(f"{tool} is needed to build Rust examples and did not run: {exc}") from None
-            _versions[tool] = out.stdout
+            _versions[tool] = out
         return _versions[tool]
 
 
@@ -83,12 +106,19 @@ class Cache:
         self.fresh = fresh
 
     def lookup(self, key: str) -> Path | None:
+        found = self.lookup_verified(key)
+        return None if found is None else found[0]
+
+    def lookup_verified(self, key: str) -> tuple[Path, str] | None:
+        """The entry's binary and the sha256 it was just hashed to, equal to its record's; None when there is no
+        good entry (a broken one is removed)."""
         entry = self.dir / key
         try:
             meta = json.loads((entry / META).read_text())
             binary = entry / BINARY
-            if _sha256(binary) == meta["sha256"]:
-                return binary
+            sha256 = _sha256(binary)
+            if sha256 == meta["sha256"]:
+                return binary, sha256
         except (OSError, ValueError, KeyError, TypeError):
             pass
         if entry.exists():
@@ -97,6 +127,8 @@ class Cache:
 
     def store(self, key: str, produce) -> Path:
         """`produce(folder)` leaves a binary at folder/server; the entry appears whole or not at all."""
+        import tempfile  # here: a warm run stores nothing
+
         self.dir.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{key[:12]}-", dir=self.dir))
         try:
@@ -133,9 +165,18 @@ WORKSPACE_FILES = ("Cargo.toml", "Cargo.lock")  # what every member of the examp
 def _workspace_table(folder: Path) -> dict | None:
     """The [workspace] table of folder/Cargo.toml, or None when there is no such manifest or table."""
     try:
-        table = tomllib.loads((folder / "Cargo.toml").read_text("utf-8")).get("workspace")
+        return _workspace_in((folder / "Cargo.toml").read_text("utf-8"))
     except (OSError, ValueError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _workspace_in(manifest: str) -> dict | None:
+    """Parsed once per manifest text: a cargo project's key, build and Cargo.lock each ask (the file is read each
+    time, so an edited manifest is parsed anew). Callers only read the table."""
+    import tomllib  # here: only a cargo project asks, and a warm run of rustc and Python examples need not pay
+
+    table = tomllib.loads(manifest).get("workspace")
     return table if isinstance(table, dict) else None
 
 

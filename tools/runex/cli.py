@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -184,6 +183,8 @@ def fix_command(names: list[str], root: Path | None = None) -> str:
     cwd = Path.cwd()
     python = str(exe.relative_to(cwd)) if exe.is_relative_to(cwd) else "python3"
     where = ["--root", str(root)] if root is not None and root != default_root() else []
+    import shlex
+
     return shlex.join([python, "tools/run_examples.py", *names, *where])
 
 
@@ -229,25 +230,29 @@ def _verify_all(root, chosen, cache, args, validator, sandbox):
 def run(args: argparse.Namespace) -> int:
     root = (args.root or default_root()).resolve()
     started = time.monotonic()
+    reading = not (args.fresh or args.repeat > 1 or args.verbose or in_ci())
+    if reading and not args.list:
+        results_cache.ask_toolchain_early(root, args.names)
     examples, broken = model.discover(root)
     if args.list:
         return list_examples(root, examples, broken, as_json=args.json, args=args)
     chosen = shard_of(select(examples, args.names, broken), args.shard)
     reporter = Reporter(verbose=args.verbose)
     sandbox = make_sandbox(args, check=False)
-    reading = not (args.fresh or args.repeat > 1 or args.verbose or in_ci())
-    if reading:
-        results_cache.probe_toolchain(chosen)
-    if not args.check:  # a killed run's half-written temporary files: this run's to remove
-        for leftover in remove_leftovers([root / "examples", root / "docs"]):
-            reporter.line(f"removed {leftover.relative_to(root)} (left by an interrupted run)")
-    # Every input, hashed before anything runs: checked again before the verdict (see integrity.py).
-    snapshot = integrity.Snapshot(root)
     cache = build.Cache(root, fresh=args.fresh)
     # A local run takes a verified result from .cache/ while nothing in its key changed (see results_cache.py);
     # --fresh, --repeat, -v (which shows servers' stderr) and CI run everything, and may still record what they
     # verified.
     verdict_store = results_cache.Verdicts(results_cache.Context(root, cache, sandbox), read=reading)
+    if reading:
+        results_cache.start_probes(verdict_store.ctx, chosen)
+    if not args.check:  # a killed run's half-written temporary files: this run's to remove
+        for leftover in remove_leftovers([root / "examples", root / "docs"]):
+            reporter.line(f"removed {leftover.relative_to(root)} (left by an interrupted run)")
+    # Every input, hashed before anything runs: checked again before the verdict (see integrity.py). The keys
+    # take their files' hashes from it, so a verdict names exactly the bytes that check proves unchanged.
+    snapshot = integrity.Snapshot(root)
+    verdict_store.ctx.hashes = snapshot.hashes
 
     if args.names:
         broken = [e for e in broken if _example_of(e) in args.names]

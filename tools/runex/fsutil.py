@@ -3,7 +3,6 @@
 import fcntl
 import os
 import re
-import tempfile
 from pathlib import Path
 
 # write_atomic's temporary files: ".NAME." + mkstemp's 8 random characters + ".tmp", beside NAME.
@@ -12,6 +11,8 @@ LEFTOVER = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`."""
+    import tempfile  # here: a warm run with nothing new to record writes nothing, and need not pay for it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         # Held until the file is renamed or removed: remove_leftovers() never takes a write still in progress.

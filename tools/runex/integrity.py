@@ -8,6 +8,7 @@ or a page) is a failure of its own, named as such, and nothing is written.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from .errors import ExampleError
@@ -18,27 +19,57 @@ SKIP_PARTS = {"target", "__pycache__"}
 
 def inputs(root: Path) -> list[Path]:
     """Every file the verdict depends on: everything under examples/, every page under docs/, and mkdocs.yml."""
-    found = [root / "mkdocs.yml"] if (root / "mkdocs.yml").is_file() else []
+    return [root / rel for rel in _input_names(root)]
+
+
+def _input_names(root: Path) -> list[str]:
+    """inputs(), relative to root, in the same order: each file or symlink under examples/ and docs/ (symlinked
+    folders are listed, not entered; a folder that cannot be read is passed over) outside SKIP_PARTS folders, but
+    not a temporary file of an atomic write (.NAME.tmp); and mkdocs.yml. One os.scandir per folder, no stat of a
+    plain file: this runs twice a run, and pathlib's rglob took most of the time."""
+    found = ["mkdocs.yml"] if os.path.isfile(root / "mkdocs.yml") else []
     for top in ("examples", "docs"):
-        base = root / top
-        if not base.is_dir():
-            continue
-        for path in base.rglob("*"):
-            rel = path.relative_to(base)
-            if SKIP_PARTS & set(rel.parts) or (path.name.startswith(".") and path.name.endswith(".tmp")):
-                continue
-            if path.is_file() or path.is_symlink():
-                found.append(path)
-    return sorted(found)
+        if os.path.isdir(root / top):
+            _walk(str(root), top, found)
+    # Path order (part by part), as sorted() over Paths gave: "a/b" before "a-c/d".
+    return sorted(found, key=lambda rel: rel.split("/"))
 
 
-def _digest(path: Path) -> str:
+def _walk(root: str, rel: str, found: list[str]) -> None:
     try:
-        if path.is_symlink():
-            return "link:" + str(path.readlink())
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with os.scandir(os.path.join(root, rel)) as listing:
+            entries = list(listing)
+    except PermissionError:
+        return
+    for entry in entries:
+        name = entry.name
+        if name in SKIP_PARTS:
+            continue  # nothing below it is an input either
+        child = f"{rel}/{name}"
+        if entry.is_dir(follow_symlinks=False):
+            _walk(root, child, found)
+        elif not (name.startswith(".") and name.endswith(".tmp")) and (entry.is_symlink() or entry.is_file()):
+            found.append(child)
+
+
+def _digest(path: Path | str) -> str:
+    return _digest_of(path)[0]
+
+
+def _digest_of(path: Path | str) -> tuple[str, bytes | None]:
+    """The file's sha256 (a symlink: its target, as written), and the bytes that were hashed."""
+    try:
+        if os.path.islink(path):
+            return "link:" + str(Path(os.readlink(path))), None
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return hashlib.sha256(data).hexdigest(), data
     except OSError:
-        return "unreadable"
+        return "unreadable", None
+
+
+def _kept(rel: str) -> bool:
+    return (rel.startswith("docs/") and rel.endswith(".md")) or rel.endswith("/Cargo.lock")
 
 
 class Snapshot:
@@ -46,15 +77,16 @@ class Snapshot:
 
     def __init__(self, root: Path):
         self.root = root
-        self.hashes = {str(p.relative_to(root)): _digest(p) for p in inputs(root)}
+        self.hashes: dict[str, str] = {}
         # Some inputs kept whole (small): the pages, since what this run would make of them is computed from
         # these and never from a page as it is after the run; and the Cargo.lock files, which `cargo fetch` may
-        # rewrite, so that a failing example gets its own back.
-        self.kept = {}
-        for rel in self.hashes:
-            if (rel.startswith("docs/") and rel.endswith(".md")) or rel.endswith("/Cargo.lock"):
+        # rewrite, so that a failing example gets its own back. Kept as they were hashed: one read each.
+        self.kept: dict[str, bytes] = {}
+        for rel in _input_names(root):
+            self.hashes[rel], data = _digest_of(root / rel)
+            if _kept(rel):
                 try:
-                    self.kept[rel] = (root / rel).read_bytes()
+                    self.kept[rel] = data if data is not None else (root / rel).read_bytes()  # a symlink's target
                 except OSError:
                     pass
 
@@ -63,7 +95,7 @@ class Snapshot:
         --check only): one that now holds exactly what this run is about to write is not a change (another run
         wrote the same bytes first); None accepts any content (Cargo.lock, which `cargo fetch` may rewrite)."""
         own = own or {}
-        now = {str(p.relative_to(self.root)): p for p in inputs(self.root)}
+        now = {rel: self.root / rel for rel in _input_names(self.root)}
 
         def accepted(rel: str) -> bool:
             if rel not in own:

@@ -14,6 +14,7 @@ from .errors import PageError
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)<!--\s*example-begin:\s*(?P<target>\S+)\s*-->[ \t]*\r?\n?$")
 END = re.compile(r"^(?P<indent>[ \t]*)<!--\s*example-end\s*-->[ \t]*\r?\n?$")
 LOOSE = re.compile(r"<!--\s*example-(begin|end)\b")  # anything that looks like a marker but is not one
+MARKED = "example-"  # in every line BEGIN, END or LOOSE matches: a line without it is text, no pattern tried
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 ANCHOR = re.compile(r"^\s*(?://|#)\s*ANCHOR(?P<end>_END)?:\s*(?P<name>[A-Za-z0-9_-]+)\s*$")
 
@@ -59,6 +60,10 @@ def parse(text: str, page: str) -> list[Segment]:
             segments.append(line)
             i += 1
             continue
+        if MARKED not in line:
+            segments.append(line)
+            i += 1
+            continue
         if END.match(line):
             raise PageError("example-end without an example-begin above it", file=page, line=i + 1)
         begin = BEGIN.match(line)
@@ -71,8 +76,8 @@ def parse(text: str, page: str) -> list[Segment]:
             i += 1
             continue
         j = i + 1
-        while j < len(lines) and not END.match(lines[j]):
-            if BEGIN.match(lines[j]):
+        while j < len(lines) and not (MARKED in lines[j] and END.match(lines[j])):
+            if MARKED in lines[j] and BEGIN.match(lines[j]):
                 raise PageError(f"example-begin inside the block opened on line {i + 1}; markers do not nest",
                                 file=page, line=j + 1)
             j += 1

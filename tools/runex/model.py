@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,6 +115,8 @@ def load_config(path: Path, rel: str) -> Config:
     except UnicodeDecodeError as exc:
         line = path.read_bytes()[:exc.start].count(b"\n") + 1
         raise ConfigError(f"not UTF-8 (byte {exc.start}); example.toml is UTF-8", file=rel, line=line) from None
+    import tomllib  # here: most examples have no example.toml, and a warm run need not pay for the parser
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -222,10 +223,11 @@ def discover(root: Path) -> tuple[list[Example], list[ConfigError]]:
     folders = sorted(p for p in examples_dir.iterdir()
                      if p.is_dir() and not p.name.startswith((".", "_")) and p.name != "target")
     by_name = {p.name: p for p in folders}
+    resolved = examples_dir.resolve()
     for folder in folders:
         rel = f"examples/{folder.name}"
         try:
-            examples.append(_load_example(root, folder, rel, by_name))
+            examples.append(_load_example(root, folder, rel, by_name, resolved))
         except ConfigError as exc:
             errors.append(exc)
     return examples, errors
@@ -239,7 +241,7 @@ def _other(by_name: dict[str, Path], name: str | None, key: str, rel: str) -> Pa
     return by_name[name]
 
 
-def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path]) -> Example:
+def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], examples_dir: Path) -> Example:
     if not NAME_PATTERN.match(folder.name):
         raise ConfigError("example folder names use lowercase letters, digits and hyphens", file=rel)
     config = load_config(folder / CONFIG, f"{rel}/{CONFIG}")
@@ -270,14 +272,13 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path]) 
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
     for impl in impls:
-        _check_inside(root, impl.entry)
-    _check_inside(root, transcript)
+        _check_inside(root, impl.entry, examples_dir)
+    _check_inside(root, transcript, examples_dir)
     return Example(folder.name, folder, config, transcript, impls)
 
 
-def _check_inside(root: Path, path: Path) -> None:
-    """No code outside examples/ is run as an example, whatever symlinks say."""
-    examples_dir = (root / "examples").resolve()
+def _check_inside(root: Path, path: Path, examples_dir: Path) -> None:
+    """No code outside examples/ (`examples_dir`, resolved) is run as an example, whatever symlinks say."""
     if not path.resolve().is_relative_to(examples_dir):
         raise ConfigError(f"{path.name} resolves outside examples/ ({path.resolve()})",
                           file=str(path.relative_to(root)))

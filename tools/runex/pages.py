@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import browser, exchanges, markers, model
+from . import markers, model
 from .errors import ConfigError, PageError
 from .model import ANSWER_KEY, TRANSCRIPT
 
@@ -130,6 +130,8 @@ def is_conversation(target: str) -> bool:
 def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
     """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
     written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
+    from . import browser, exchanges  # only a page being pasted needs them, not one the page cache vouches for
+
     name = PurePosixPath(block.path).parts[0]
     folder = root / "examples" / name
     lines = _line_range(block, name, page)

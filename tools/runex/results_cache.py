@@ -17,10 +17,9 @@ import json
 import os
 import subprocess
 import sys
-import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Callable
 
 from . import build
 from . import sandbox as sandboxing
@@ -49,38 +48,72 @@ def file_digest(path: Path) -> str:
         return "absent"
 
 
-def _output(command: list[str]) -> str:
+def ask_toolchain_early(root: Path, names: list[str]) -> None:
+    """Before discovery: when a folder about to run holds a Rust implementation (main.rs or Cargo.toml), start
+    `rustc -vV` and `cargo -V` now (build.ask_toolchain), so that discovery and the integrity snapshot overlap
+    them (the two answers take longer than both). A guess from file names only: start_probes() asks from what
+    discovery found, and toolchain_version() asks whatever was not asked."""
     try:
-        proc = subprocess.run(command, capture_output=True, text=True)
-    except OSError as exc:
-        return f"did not run: {exc}"
-    return f"exit {proc.returncode}\n{proc.stdout}{proc.stderr}"
+        with os.scandir(root / "examples") as folders:
+            for folder in folders:
+                if (not names or folder.name in names) and not folder.name.startswith((".", "_")) \
+                        and any(os.path.isfile(os.path.join(folder.path, entry))
+                                for entry in ("main.rs", "Cargo.toml")):
+                    build.ask_toolchain()
+                    return
+    except OSError:
+        return  # discovery reports it
 
 
-def probe_toolchain(examples: list[Example]) -> None:
-    """Ask `rustc -vV` and `cargo -V` in the background (build.toolchain_version keeps the answers): mostly waiting,
-    and the first key that needs them comes after the integrity snapshot, which can be taken meanwhile."""
-    if all(i.name == "python" for e in examples for i in e.implementations):
-        return
-
-    def probe():
-        try:
-            build.toolchain_version("rustc")
-            build.toolchain_version("cargo")
-        except ToolError:
-            pass  # asked again when a key needs it, and reported then
-
-    threading.Thread(target=probe, name="toolchain-probe", daemon=True).start()
+def start_probes(ctx: Context, examples: list[Example]) -> None:
+    """Start the commands whose answers go into keys now, side by side, without waiting for them: `rustc -vV` and
+    `cargo -V` (build.toolchain_version takes their answers) when an example has a Rust implementation, and
+    `bwrap --version` when sandboxed. They are mostly process start-up, and the first key that needs an answer
+    comes after the integrity snapshot, which is taken meanwhile."""
+    if any(i.name != "python" for e in examples for i in e.implementations):
+        build.ask_toolchain()
+    if ctx.sandbox.enabled and examples:
+        ctx.ask([sandboxing.BWRAP, "--version"])
 
 
 class Context:
     """What one run's keys share, each part computed once and only when an example needs it."""
 
-    def __init__(self, root: Path, cache: build.Cache, sandbox: sandboxing.Sandbox):
+    def __init__(self, root: Path, cache: build.Cache, sandbox: sandboxing.Sandbox,
+                 hashes: dict[str, str] | None = None):
         self.root = root
         self.builds = cache
         self.sandbox = sandbox
+        # The integrity snapshot's sha256 of every input (integrity.Snapshot.hashes, relative paths), once taken:
+        # a key then names exactly the bytes the gate proves unchanged at the end of the run, hashed once.
+        self.hashes = hashes or {}
         self._memo: dict[str, object] = {}
+        self._asked: dict[tuple[str, ...], subprocess.Popen | OSError] = {}
+
+    def ask(self, command: list[str]) -> None:
+        """Start `command` now; output() takes its answer (one answer per run: the Context is the run's)."""
+        if tuple(command) not in self._asked:
+            try:
+                self._asked[tuple(command)] = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                                               stderr=subprocess.PIPE, text=True)
+            except OSError as exc:
+                self._asked[tuple(command)] = exc
+
+    def output(self, command: list[str]) -> str:
+        """`command`'s exit status, stdout and stderr, as one text (from ask(), if it was asked)."""
+        asked = self._asked.pop(tuple(command), None)
+        try:
+            if isinstance(asked, OSError):
+                raise asked
+            if asked is None:
+                proc = subprocess.run(command, capture_output=True, text=True)
+                returncode, out, err = proc.returncode, proc.stdout, proc.stderr
+            else:
+                out, err = asked.communicate()
+                returncode = asked.returncode
+        except OSError as exc:
+            return f"did not run: {exc}"
+        return f"exit {returncode}\n{out}{err}"
 
     def once(self, name: str, compute: Callable[[], object]) -> object:
         if name not in self._memo:
@@ -88,7 +121,21 @@ class Context:
         return self._memo[name]
 
     def rel(self, path: Path) -> str:
+        text, prefix = str(path), f"{self.root}/"
+        if text.startswith(prefix):  # what relative_to() gives, without its parsing (a key asks for many)
+            return text[len(prefix):]
         return str(path.relative_to(self.root))
+
+    def file_digest(self, path: Path) -> str:
+        """file_digest(path), from the snapshot when it hashed this file's bytes (not a symlink: the snapshot
+        records where a link points, a key what it reads), else read now."""
+        try:
+            known = self.hashes.get(self.rel(path))
+        except ValueError:
+            known = None  # outside the repository
+        if known is not None and len(known) == 64 and not known.startswith("link:"):
+            return known
+        return file_digest(path)
 
 
 def tool_digest(ctx: Context) -> str:
@@ -109,30 +156,30 @@ def _example(ctx: Context, example: Example) -> object:
 
 
 def _config(ctx: Context, example: Example) -> object:
-    return file_digest(example.dir / "example.toml")
+    return ctx.file_digest(example.dir / "example.toml")
 
 
 def _transcript(ctx: Context, example: Example) -> object:
-    return [ctx.rel(example.transcript), file_digest(example.transcript)]
+    return [ctx.rel(example.transcript), ctx.file_digest(example.transcript)]
 
 
 def _answer_key(ctx: Context, example: Example) -> object:
-    return file_digest(example.answer_key)
+    return ctx.file_digest(example.answer_key)
 
 
 def _stderr_lane(ctx: Context, example: Example) -> object:
     if example.config.stderr_lane is None:
         return "no lane"
-    return [example.config.stderr_lane, file_digest(example.stderr_file)]
+    return [example.config.stderr_lane, ctx.file_digest(example.stderr_file)]
 
 
-def built_binary(ctx: Context, impl) -> tuple[str, Path] | None:
-    """The build cache's key and binary for a Rust implementation, if it is built; never builds or fetches.
-    The recipe is the one build.prepare() keys on (--locked left out, as there)."""
+def built_binary(ctx: Context, impl) -> tuple[str, Path, str] | None:
+    """The build cache's key, binary and the binary's sha256 for a Rust implementation, if it is built; never
+    builds or fetches. The recipe is the one build.prepare() keys on (--locked left out, as there)."""
     recipe = build.rustc_recipe(impl) if impl.name == "rust" else build.cargo_recipe(False)
     key = build.cache_key(ctx.root, impl, recipe)
-    binary = ctx.builds.lookup(key)  # re-hashes the binary against its record: a damaged one is no artefact
-    return None if binary is None else (key, binary)
+    found = ctx.builds.lookup_verified(key)  # re-hashes the binary: a damaged one is no artefact
+    return None if found is None else (key, *found)
 
 
 def _artefacts(ctx: Context, example: Example) -> object:
@@ -141,21 +188,19 @@ def _artefacts(ctx: Context, example: Example) -> object:
     found = []
     for impl in example.implementations:
         if impl.name == "python":
-            found.append([impl.name, ctx.rel(impl.entry), file_digest(impl.entry)])
+            found.append([impl.name, ctx.rel(impl.entry), ctx.file_digest(impl.entry)])
             continue
         built = built_binary(ctx, impl)
         if built is None:
             return NOT_CACHEABLE
-        key, binary = built
-        # lookup() has just hashed the binary and found its record's sha256: the record now speaks for it.
-        recorded = json.loads((binary.parent / build.META).read_text(encoding="utf-8"))["sha256"]
-        found.append([impl.name, ctx.rel(impl.entry), key, recorded])
+        key, _, sha256 = built  # the binary's bytes as just hashed, equal to its record's
+        found.append([impl.name, ctx.rel(impl.entry), key, sha256])
     return found
 
 
 def _lock_files(ctx: Context, example: Example) -> object:
     locks = sorted({build.lock_file(i) for i in example.implementations if i.name == "cargo"})
-    return [[ctx.rel(lock), file_digest(lock)] for lock in locks]
+    return [[ctx.rel(lock), ctx.file_digest(lock)] for lock in locks]
 
 
 def _toolchain(ctx: Context, example: Example) -> object:
@@ -184,7 +229,7 @@ def _sandbox(ctx: Context, example: Example) -> object:
                     "server_limits": asdict(sandboxing.SERVER_LIMITS), "build_limits": asdict(sandboxing.BUILD_LIMITS),
                     "tmp_bytes": sandboxing.TMP_SIZE_BYTES}
         if ctx.sandbox.enabled:
-            settings["bwrap"] = _output([sandboxing.BWRAP, "--version"])
+            settings["bwrap"] = ctx.output([sandboxing.BWRAP, "--version"])
         return settings
     return ctx.once("sandbox", compute)
 

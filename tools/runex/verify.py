@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, conversation, problems, transcript, wire
+from . import build, problems
 from . import sandbox as sandboxing
 from .errors import BuildError, ExampleError
 from .model import Example
@@ -56,6 +56,9 @@ def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, rep
 
 def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, *, check: bool, repeat: int,
             validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox) -> None:
+    # Imported here: a run whose every verdict is cached builds an Outcome but verifies nothing.
+    from . import conversation, transcript, wire
+
     rel_transcript = outcome.rel(example.transcript)
     rel_key = outcome.rel(example.answer_key)
     lines, found = transcript.read(example.transcript, rel_transcript)
@@ -148,6 +151,8 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
 
 def _stderr_lane(example: Example, outcome: Outcome, check: bool) -> bool:
     """Record the lane's stderr like the answer key: False when the example failed over it."""
+    from . import conversation
+
     lane = outcome.stderr[example.config.stderr_lane]
     rel = outcome.rel(example.stderr_file)
     if len(lane) >= conversation.STDERR_TAIL_BYTES:
