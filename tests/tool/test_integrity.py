@@ -19,7 +19,7 @@ from runex import sandbox as sandboxing
 
 
 def reference_inputs(root: Path) -> list[Path]:
-    """integrity.inputs() as it was written with pathlib (before os.scandir)."""
+    """integrity.inputs() as it was written with pathlib (before os.scandir), with docs/ narrowed to its pages."""
     found = [root / "mkdocs.yml"] if (root / "mkdocs.yml").is_file() else []
     for top in ("examples", "docs"):
         base = root / top
@@ -28,6 +28,8 @@ def reference_inputs(root: Path) -> list[Path]:
         for path in base.rglob("*"):
             rel = path.relative_to(base)
             if integrity.SKIP_PARTS & set(rel.parts) or (path.name.startswith(".") and path.name.endswith(".tmp")):
+                continue
+            if top == "docs" and not path.name.endswith(".md"):
                 continue
             if path.is_file() or path.is_symlink():
                 found.append(path)
@@ -51,6 +53,7 @@ def tricky_tree(root: Path) -> None:
         "examples/ex/target/debug/server", "examples/target/release/x", "examples/ex/__pycache__/m.pyc",
         "examples/ex/sub/target", "examples/ex/.answer_key.jsonl.abcd1234.tmp", "examples/ex/.tmp",
         "examples/ex/x.tmp", "examples/ex/.dir.tmp/inside.txt", "examples/ex/sub/__pycache__",
+        "docs/assets/run/pyodide.asm.wasm", "docs/assets/style.css", "docs/img/logo.md.png",
     ]
     for rel in files:
         path = root / rel
@@ -78,6 +81,7 @@ def test_the_walk_lists_what_rglob_listed_in_the_same_order(tmp_path):
     assert "examples/ex/linked-dir" in rels and "examples/ex/dangling" in rels and "docs/linked.md" in rels
     assert rels.index("docs/a/page.md") < rels.index("docs/a-b/page.md")  # Path order, not string order
     assert not any("target" in r or "__pycache__" in r or r.endswith("fifo") for r in rels)
+    assert not any(r.startswith("docs/") and not r.endswith(".md") for r in rels), "of docs/, only the pages"
 
 
 def test_the_snapshot_hashes_and_keeps_what_it_did(tmp_path):

@@ -18,7 +18,11 @@ SKIP_PARTS = {"target", "__pycache__"}
 
 
 def inputs(root: Path) -> list[Path]:
-    """Every file the verdict depends on: everything under examples/, every page under docs/, and mkdocs.yml."""
+    """Every file the verdict depends on: everything under examples/, every page (*.md) under docs/, and mkdocs.yml.
+
+    Only the pages of docs/: the tool reads nothing else there, and docs/assets/run/ holds megabytes that
+    tools/site_assets.py copies in for a site build, whose hashing cost every run time and whose rewriting by a
+    concurrent `make site` would have failed a check that had nothing to do with it."""
     return [root / rel for rel in _input_names(root)]
 
 
@@ -28,14 +32,14 @@ def _input_names(root: Path) -> list[str]:
     not a temporary file of an atomic write (.NAME.tmp); and mkdocs.yml. One os.scandir per folder, no stat of a
     plain file: this runs twice a run, and pathlib's rglob took most of the time."""
     found = ["mkdocs.yml"] if os.path.isfile(root / "mkdocs.yml") else []
-    for top in ("examples", "docs"):
+    for top, suffix in (("examples", ""), ("docs", ".md")):
         if os.path.isdir(root / top):
-            _walk(str(root), top, found)
+            _walk(str(root), top, found, suffix)
     # Path order (part by part), as sorted() over Paths gave: "a/b" before "a-c/d".
     return sorted(found, key=lambda rel: rel.split("/"))
 
 
-def _walk(root: str, rel: str, found: list[str]) -> None:
+def _walk(root: str, rel: str, found: list[str], suffix: str) -> None:
     try:
         with os.scandir(os.path.join(root, rel)) as listing:
             entries = list(listing)
@@ -47,8 +51,9 @@ def _walk(root: str, rel: str, found: list[str]) -> None:
             continue  # nothing below it is an input either
         child = f"{rel}/{name}"
         if entry.is_dir(follow_symlinks=False):
-            _walk(root, child, found)
-        elif not (name.startswith(".") and name.endswith(".tmp")) and (entry.is_symlink() or entry.is_file()):
+            _walk(root, child, found, suffix)
+        elif name.endswith(suffix) and not (name.startswith(".") and name.endswith(".tmp")) \
+                and (entry.is_symlink() or entry.is_file()):
             found.append(child)
 
 
