@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import cache_gc
 from . import sandbox as sandboxing
 from .errors import BuildError
 from .model import ANSWER_KEY, CONFIG, IMPLEMENTATION_FILES, STDERR_LANE, TRANSCRIPT, Implementation
@@ -118,6 +119,7 @@ class Cache:
             binary = entry / BINARY
             sha256 = _sha256(binary)
             if sha256 == meta["sha256"]:
+                cache_gc.mark_used(entry)
                 return binary, sha256
         except (OSError, ValueError, KeyError, TypeError):
             pass

@@ -11,7 +11,7 @@ from pathlib import Path
 
 # Imported where used, not here: the schema (and its verdicts), the thread pool and the scaffold are needed only
 # when an example runs, and a local run whose every verdict is cached should not pay for them.
-from . import build, integrity, markers, model, page_cache, pages, results_cache
+from . import build, cache_gc, integrity, markers, model, page_cache, pages, results_cache
 from . import sandbox as sandboxing
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ExampleError, PageError, ToolError, UsageError)
@@ -357,6 +357,8 @@ def run(args: argparse.Namespace) -> int:
             verdict_store.store(key, outcome.example, outcome.expected, outcome.stdout, outcome.stderr_lane)
     known_pages.store(as_pasted, [] if args.check else drifted_pages,
                       moved=set() if args.check else _moved_locks(root, snapshot))
+    # The caches keep what runs use; entries no run has needed for a month go (at most once a day; cache_gc.py).
+    cache_gc.prune(cache.dir.parent)
 
     failed = [o for o in outcomes if o.status == "failed"]
     drifted = [o for o in outcomes if o.status == "drifted"]

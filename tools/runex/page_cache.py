@@ -26,7 +26,7 @@ import json
 import sys
 from pathlib import Path, PurePosixPath
 
-from . import markers, model, pages
+from . import cache_gc, markers, model, pages
 from .errors import ConfigError, PageError
 from .fsutil import write_atomic
 from .results_cache import digest
@@ -69,8 +69,9 @@ class PageCache:
         rel = str(path.relative_to(self.root))
         if rel not in self.hashes:
             return None
+        entry_path = self._entry_path(rel, self.hashes[rel])
         try:
-            entry = json.loads(self._entry_path(rel, self.hashes[rel]).read_text(encoding="utf-8"))
+            entry = json.loads(entry_path.read_text(encoding="utf-8"))
             names = entry["names"]
             if entry["format"] != FORMAT or entry["page"] != rel or entry["sha256"] != self.hashes[rel] \
                     or not isinstance(names, list) or entry["inputs"] != self.inputs_digest(names):
@@ -83,6 +84,7 @@ class PageCache:
         except (OSError, ValueError, TypeError, KeyError, AttributeError, PageError):
             return None  # absent, damaged, or a page the parser refuses: paste it, and let that say why
         self.hits.add(rel)
+        cache_gc.mark_used(entry_path)
         return pages.PageResult(path, rel, text, text, blocks, [])
 
     def store(self, as_pasted: list[pages.PageResult], written: list[pages.PageResult],

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from . import build
+from . import build, cache_gc
 from . import sandbox as sandboxing
 from .errors import ToolError
 from .fsutil import write_atomic
@@ -284,11 +284,14 @@ class Verdicts:
             return None  # a missing rustc or an unreadable file, say: the real run reports it
         if key is None:
             return None
+        path = self.dir / f"{key}.json"
         try:
-            entry = json.loads((self.dir / f"{key}.json").read_text(encoding="utf-8"))
-            return self._trusted(entry, key, example)
+            found = self._trusted(json.loads(path.read_text(encoding="utf-8")), key, example)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None  # absent, unreadable or malformed: run it
+        if found is not None:
+            cache_gc.mark_used(path)
+        return found
 
     def _trusted(self, entry: dict, key: str, example: Example):
         if entry["format"] != FORMAT or entry["key"] != key or entry["example"] != example.name:
