@@ -11,14 +11,85 @@ import hashlib
 import importlib
 import io
 import logging
+import os
+import re
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
 log = logging.getLogger("mkdocs.hooks.run_examples")
 _state = {"serving": False, "builds": 0, "loaded": None}
+# write_atomic's temporary files (tools/runex/fsutil.py): ".NAME." + 8 random characters + ".tmp".
+ATOMIC_TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def _sha256(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+class OwnWrites:
+    """Which file events a rebuild already covers, for the watcher of `make serve` (tools/serve_site.py).
+
+    The tool runs in on_pre_build and writes pages (and answer keys); mkdocs reads every page after that. The
+    watcher then reports those writes, and mkdocs would rebuild once more for nothing, while a browser that reloads
+    meanwhile waits for it. So at the end of on_pre_build the files the tool may write are hashed; an event for a
+    file whose bytes are still those (or for a temporary file of the tool's atomic writes, or bytecode) changes
+    nothing this build did not read, and is dropped. Any other event, a page edited after that moment included, is
+    passed on. Events that arrive while the tool runs wait until it is done."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = False
+        self._held: list = []
+        self._read: dict[str, str | None] = {}
+
+    def tool_started(self) -> None:
+        with self._lock:
+            self._running = True
+
+    def tool_done(self) -> None:
+        candidates = [*(ROOT / "docs").rglob("*.md"), *(ROOT / "examples").glob("*/answer_key.jsonl"),
+                      *(ROOT / "examples").glob("*/stderr.txt"), *(ROOT / "examples").glob("**/Cargo.lock")]
+        read = {os.path.realpath(p): _sha256(str(p)) for p in candidates}
+        with self._lock:
+            self._read, self._running = read, False
+            held, self._held = self._held, []
+        for forward, event in held:
+            self.filter(forward, event)
+
+    def filter(self, forward, event) -> None:
+        """Pass `event` on to mkdocs' watcher callback `forward`, unless the build already covers it."""
+        with self._lock:
+            if self._running:
+                self._held.append((forward, event))
+                return
+            read = self._read
+        if not self._covered(event, read):
+            forward(event)
+
+    @staticmethod
+    def _covered(event, read: dict[str, str | None]) -> bool:
+        if event.is_directory:
+            return False  # mkdocs ignores these itself
+        paths = [event.src_path] + ([event.dest_path] if getattr(event, "dest_path", "") else [])
+        for path in map(os.fsdecode, paths):
+            real = os.path.realpath(path)
+            if ATOMIC_TEMPORARY.match(os.path.basename(path)) or "__pycache__" in Path(real).parts:
+                continue
+            if real not in read or read[real] is None or _sha256(real) != read[real]:
+                return False
+        return True
+
+
+own_writes = OwnWrites()
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -27,13 +98,22 @@ def on_startup(command: str, dirty: bool) -> None:
 
 def on_pre_build(config) -> None:
     _state["builds"] += 1
-    if not _state["serving"] or _state["builds"] == 1:
-        return  # `make serve` has just run the tool; re-run it only for rebuilds that a file change started
+    if not _state["serving"]:
+        return
+    if _state["builds"] == 1:
+        # `make serve` has just run the tool; re-run it only for rebuilds that a file change started. Import all of
+        # it now, so that the first edit does not wait for the modules only a real run imports.
+        _import_the_whole_tool()
+        return
     # In this process, not a subprocess: a new interpreter and the tool's imports were a seventh of the time from
     # saving an example to seeing it (benchmarks/serve_latency.py). Only the examples whose inputs changed run (the
     # others' verdicts are cached) and only the pages that show them are pasted again.
     started = time.monotonic()
-    code, output = run_tool([])
+    own_writes.tool_started()
+    try:
+        code, output = run_tool([])
+    finally:
+        own_writes.tool_done()
     summary = (output.strip().splitlines() or ["(no output)"])[-1]
     summary += f" (the hook waited {time.monotonic() - started:.1f} s)"
     if code == 0:
@@ -71,6 +151,17 @@ def on_env(env, config, files):
             _state["templates"] = _TemplatesInMemory().cache
         env.bytecode_cache = _state["templates"]
     return env
+
+
+def _import_the_whole_tool() -> None:
+    try:
+        import pkgutil
+
+        package = _tool().__name__.rpartition(".")[0]
+        for module in pkgutil.iter_modules([str(TOOLS / package)]):
+            importlib.import_module(f"{package}.{module.name}")
+    except Exception:  # the first edit imports what is missing, and reports it if it fails
+        pass
 
 
 def run_tool(argv: list[str]) -> tuple[int, str]:

@@ -106,3 +106,47 @@ def test_the_hook_keeps_the_tool_modules_this_process_already_holds():
         assert all(sys.modules[name] is module for name, module in held.items())
     finally:
         sys.path.remove(str(ROOT / "tools"))
+
+
+class _Event:
+    def __init__(self, src_path, is_directory=False, dest_path=""):
+        self.src_path, self.is_directory, self.dest_path = str(src_path), is_directory, str(dest_path or "")
+
+
+def test_own_writes_drops_what_the_build_read_and_passes_on_everything_else(tmp_path, monkeypatch):
+    """make serve's watcher (tools/serve_site.py) asks the hook which events a rebuild already covers: the pages
+    the hook's tool run wrote are read by that same build, so their events would only rebuild it again."""
+    hook = load_hook()
+    monkeypatch.setattr(hook, "ROOT", tmp_path)
+    page = tmp_path / "docs/page.md"
+    page.parent.mkdir()
+    page.write_text("as the user left it\n")
+    source = tmp_path / "examples/ex/server.py"
+    source.parent.mkdir(parents=True)
+    source.write_text("print()\n")
+    passed = []
+    own = hook.OwnWrites()
+
+    own.tool_started()
+    page.write_text("as the tool pasted it\n")
+    own.filter(passed.append, _Event(page))
+    assert passed == [], "an event that arrives while the tool runs waits for it"
+    own.tool_done()
+    assert passed == [], "the page the tool wrote is read by this build: no second rebuild"
+
+    temporary = tmp_path / "docs/.page.md.abcd1234.tmp"
+    for event in (_Event(temporary), _Event(temporary, dest_path=page),
+                  _Event(tmp_path / "tools/runex/__pycache__/cli.cpython-311.pyc")):
+        own.filter(passed.append, event)
+    assert passed == [], "the tool's temporary files, a move onto the page as written, and bytecode"
+
+    edited, directory, other = _Event(page), _Event(tmp_path / "docs", is_directory=True), _Event(source)
+    own.filter(passed.append, directory)
+    own.filter(passed.append, other)
+    page.write_text("edited by the user after the build read it\n")
+    own.filter(passed.append, edited)
+    assert passed == [directory, other, edited]
+    page.unlink()
+    gone = _Event(page)
+    own.filter(passed.append, gone)
+    assert passed[-1] is gone, "a deleted page is a change"
