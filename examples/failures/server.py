@@ -7,6 +7,7 @@ goes to stderr; stdout carries only JSON-RPC messages.
 """
 
 import json
+import os
 import sys
 
 PROTOCOL_VERSION = "2026-07-28"
@@ -189,6 +190,13 @@ def invalid_request(msg):
     return error(id_, -32600, "Invalid Request: not a JSON-RPC 2.0 request or notification")
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    log("stdout closed, exiting")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in sys.stdin.buffer:
         raw = raw.removesuffix(b"\n").removesuffix(b"\r")
@@ -198,8 +206,11 @@ def main():
             reply = error(None, -32700, "Parse error: the line is not valid UTF-8")
         if reply is not None:
             text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
-            sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
     log("stdin closed, exiting")
     return 0
 

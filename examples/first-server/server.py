@@ -10,6 +10,7 @@ same bytes: compact separators, ensure_ascii=False, and keys in the same order a
 """
 
 import json
+import os
 import re
 import sys
 
@@ -190,6 +191,13 @@ def shout(text):
 # ANCHOR_END: tools
 
 # ANCHOR: read-loop
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print("first-server: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in sys.stdin.buffer:  # bytes, one line at a time; decoded here, not by the locale
         try:
@@ -203,8 +211,11 @@ def main():
         if reply is not None:
             line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
             line = re.sub("[\ud800-\udfff]", "\ufffd", line)  # a lone surrogate is no character: U+FFFD, as in Rust
-            sys.stdout.buffer.write(line.encode("utf-8") + b"\n")
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write(line.encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
     # stdin reached EOF: the client closed it, which is how a stdio server is told to stop.
 
 

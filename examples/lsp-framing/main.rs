@@ -581,7 +581,10 @@ fn main() {
             write_json(&mut line, &reply);
             line.push('\n');
             let mut out = stdout.lock();
-            out.write_all(line.as_bytes()).and_then(|_| out.flush()).expect("stdout closed");
+            if let Err(err) = out.write_all(line.as_bytes()).and_then(|_| out.flush()) {
+                eprintln!("{}: stdout closed ({}), exiting", SERVER_NAME, err);
+                return;
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ Standard library only; the twin of main.rs, printing the same bytes.
 """
 
 import json
+import os
 import sys
 
 PROTOCOL_VERSION = "2026-07-28"
@@ -224,6 +225,13 @@ def reply_to(text):
         return error_reply(id_, e.code, e.message, e.data)
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print(f"{SERVER_NAME}: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in sys.stdin.buffer:  # one line at a time; the loop ends at EOF
         if not raw.strip(b" \t\r\n"):
@@ -235,8 +243,11 @@ def main():
         else:
             reply = reply_to(text)
         if reply is not None:
-            sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ reply, and JSON that is not an object gets -32600 Invalid Request without a clos
 """
 
 import json
+import os
 import sys
 
 PROTOCOL_VERSION = "2026-07-28"
@@ -120,6 +121,13 @@ def call_tool(id, params):
     return result(id, body)
 # ANCHOR_END: tools
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print("println-trap: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 # ANCHOR: read-loop
 def main():
     sys.stdout.reconfigure(encoding="utf-8")  # MCP messages are UTF-8, whatever the locale says
@@ -134,8 +142,11 @@ def main():
         if reply is not None:
             # The reply goes through the same sys.stdout as print(), so the two stay in order.
             line = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
-            sys.stdout.write(line + "\n")
-            sys.stdout.flush()
+            try:
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            except BrokenPipeError:
+                return stdout_closed()
 
 
 if __name__ == "__main__":

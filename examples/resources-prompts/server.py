@@ -7,6 +7,7 @@ stdout. stdout is the wire and carries nothing else; diagnostics go to stderr.
 """
 
 import json
+import os
 import sys
 
 VERSION = "2026-07-28"
@@ -253,6 +254,13 @@ def handle(line):
 # ANCHOR_END: dispatch
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print(f"{SERVER_NAME}: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     while True:
         raw = sys.stdin.buffer.readline()
@@ -268,8 +276,11 @@ def main():
                 continue
             reply = handle(line)
         if reply is not None:
-            sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
 
 
 if __name__ == "__main__":

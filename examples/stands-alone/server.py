@@ -7,6 +7,7 @@ Its one tool reports what the server read from that request alone.
 """
 
 import json
+import os
 import sys
 
 PROTOCOL_VERSION = "2026-07-28"
@@ -147,6 +148,13 @@ def call_tool(id_, params, meta):
 # ANCHOR_END: tool
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    log("stdout closed, exiting")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in sys.stdin.buffer:  # the loop ends when the client closes our stdin
         raw = raw.removesuffix(b"\n").removesuffix(b"\r")
@@ -156,8 +164,11 @@ def main():
             reply = error(None, -32700, "Parse error: the line is not valid UTF-8")
         if reply is not None:
             text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
-            sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
     log("stdin closed, exiting")
     return 0
 

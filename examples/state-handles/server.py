@@ -8,6 +8,7 @@ stdout is the wire and carries nothing else; diagnostics go to stderr.
 """
 
 import json
+import os
 import sys
 
 VERSION = "2026-07-28"
@@ -374,6 +375,13 @@ def handle(line):
         return {"jsonrpc": "2.0", "id": id_, "error": error}
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print(f"{SERVER_NAME}: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in iter(sys.stdin.buffer.readline, b""):
         try:
@@ -383,8 +391,11 @@ def main():
         else:
             reply = handle(line) if line else None
         if reply is not None:
-            sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write(dumps(reply).encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
     # EOF on stdin: the client has closed it. Every basket goes with the process.
 
 

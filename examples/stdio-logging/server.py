@@ -6,6 +6,7 @@ stdout carries JSON-RPC messages and nothing else, one per line.
 """
 
 import json
+import os
 import sys
 
 PROTOCOL_VERSION = "2026-07-28"
@@ -39,6 +40,13 @@ def is_id(value):
     return type(value) in (str, int)
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    log("stdout closed, exiting")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 # ANCHOR: main
 def main():
     log(f"{SERVER_VERSION} started, reading stdin")
@@ -52,8 +60,11 @@ def main():
         if reply is not None:
             # Compact JSON: no newline inside, and UTF-8 text left as it is.
             data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()  # the client is waiting for this line
+            try:
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()  # the client is waiting for this line
+            except BrokenPipeError:
+                return stdout_closed()
             log(f"wrote {len(data)} bytes to stdout")
     log("stdin closed, exiting with status 0")
     return 0

@@ -8,6 +8,7 @@ else; diagnostics go to stderr.
 """
 
 import json
+import os
 import sys
 
 VERSION = "2026-07-28"
@@ -362,6 +363,13 @@ def handle(line):
     return {"jsonrpc": "2.0", "id": message["id"], "result": outcome}
 
 
+def stdout_closed():
+    """The client closed our stdout: it has gone. Say so, and let the flush at exit write to nowhere."""
+    print(f"{SERVER_NAME}: stdout closed, exiting", file=sys.stderr)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main():
     for raw in sys.stdin.buffer:
         try:
@@ -371,8 +379,11 @@ def main():
         else:
             reply = handle(line) if line else None
         if reply is not None:
-            sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.buffer.write((dumps(reply) + "\n").encode("utf-8"))
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                return stdout_closed()
     # EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
 
 

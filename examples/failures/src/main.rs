@@ -333,8 +333,10 @@ fn main() {
             }
         };
         if let Some(reply) = reply {
-            writeln!(stdout, "{reply}").expect("stdout is gone");
-            stdout.flush().expect("stdout is gone");
+            if let Err(err) = writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+                eprintln!("notes: stdout closed ({err}), exiting");
+                return;
+            }
         }
     }
     // End of file: the client closed our stdin, which is how a stdio server is told to stop.

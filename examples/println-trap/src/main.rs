@@ -227,8 +227,10 @@ fn main() {
         if let Some(reply) = reply {
             // The reply goes through the same stdout as println!, so the two stay in order.
             let mut stdout = io::stdout().lock();
-            writeln!(stdout, "{reply}").expect("cannot write stdout");
-            stdout.flush().expect("cannot flush stdout");
+            if let Err(err) = writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+                eprintln!("println-trap: stdout closed ({err}), exiting");
+                return;
+            }
         }
     }
 }

@@ -376,8 +376,11 @@ fn main() {
         let Some(reply) = reply else {
             continue; // a notification: nothing to send
         };
-        serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");
-        writeln!(stdout).and_then(|()| stdout.flush()).expect("cannot write stdout");
+        let sent = serde_json::to_writer(&mut stdout, &reply).map_err(io::Error::from);
+        if let Err(err) = sent.and_then(|()| writeln!(stdout)).and_then(|()| stdout.flush()) {
+            eprintln!("{SERVER_NAME}: stdout closed ({err}), exiting");
+            return;
+        }
     }
     // EOF on stdin: the client has closed it, which is how a stdio server is told to stop.
 }

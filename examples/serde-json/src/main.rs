@@ -310,8 +310,10 @@ fn main() {
             Err(_) => Some(error(Value::Null, -32700, "Parse error: not UTF-8", None)),
         };
         if let Some(reply) = reply {
-            writeln!(stdout, "{reply}").expect("cannot write stdout");
-            stdout.flush().expect("cannot flush stdout");
+            if let Err(err) = writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+                eprintln!("serde-json-server: stdout closed ({err}), exiting");
+                return;
+            }
         }
     }
     // stdin reached EOF: the client closed it, which is how a stdio server is told to stop.

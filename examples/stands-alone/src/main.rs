@@ -300,8 +300,10 @@ fn main() {
             Err(_) => Some(error(Value::Null, -32700, "Parse error: the line is not valid UTF-8", None)),
         };
         if let Some(reply) = reply {
-            writeln!(stdout, "{reply}").expect("stdout is gone");
-            stdout.flush().expect("stdout is gone");
+            if let Err(err) = writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+                eprintln!("request-echo: stdout closed ({err}), exiting");
+                return;
+            }
         }
     }
     eprintln!("request-echo: stdin closed, exiting");

@@ -554,8 +554,11 @@ fn main() {
             Err(_) => Some(Reply::reject(Value::Null, -32700, "Parse error")),
         };
         if let Some(reply) = reply {
-            serde_json::to_writer(&mut stdout, &reply).expect("cannot write stdout");
-            stdout.write_all(b"\n").and_then(|()| stdout.flush()).expect("cannot write stdout");
+            let sent = serde_json::to_writer(&mut stdout, &reply).map_err(io::Error::from);
+            if let Err(err) = sent.and_then(|()| stdout.write_all(b"\n")).and_then(|()| stdout.flush()) {
+                eprintln!("{SERVER_NAME}: stdout closed ({err}), exiting");
+                return;
+            }
         }
     }
     // EOF on stdin: the client has closed it. Every basket goes with the process.

@@ -37,8 +37,11 @@ fn main() {
         if let Some(reply) = reply {
             // to_string writes compact JSON (to_string_pretty would not): no newline inside.
             let text = serde_json::to_string(&reply).expect("a reply always serialises");
-            writeln!(stdout, "{text}").expect("stdout is gone");
-            stdout.flush().expect("stdout is gone"); // the client is waiting for this line
+            // flush: the client is waiting for this line. An error means the client has gone.
+            if let Err(err) = writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+                eprintln!("wordcount: stdout closed ({err}), exiting");
+                return;
+            }
             eprintln!("wordcount: wrote {} bytes to stdout", text.len() + 1);
         }
     }

@@ -520,8 +520,11 @@ fn main() {
             Err(_) => Some(Message::refuse(Value::Null, -32700, "Parse error")),
         };
         if let Some(reply) = reply {
-            serde_json::to_writer(&mut output, &reply).expect("cannot write stdout");
-            output.write_all(b"\n").and_then(|()| output.flush()).expect("cannot write stdout");
+            let sent = serde_json::to_writer(&mut output, &reply).map_err(io::Error::from);
+            if let Err(err) = sent.and_then(|()| output.write_all(b"\n")).and_then(|()| output.flush()) {
+                eprintln!("{SERVER_NAME}: stdout closed ({err}), exiting");
+                return;
+            }
         }
         line.clear();
     }
