@@ -116,8 +116,12 @@ def _lock_files(root, monkeypatch, tmp_path):
 
 
 def _toolchain(root, monkeypatch, tmp_path):
-    build.toolchain_version("rustc")
-    monkeypatch.setitem(build._versions, "rustc", build._versions["rustc"] + "commit-hash: another\n")
+    """Another rustc on PATH, as after `rustup update`: the same compiler, answering `rustc -vV` differently. Each run
+    asks anew (build.forget_toolchain), so an earlier answer held by this process does not hide it."""
+    real = shutil.which("rustc")
+    fake_tool(tmp_path / "updated", "rustc",
+              f'if [ "$1" = "-vV" ]; then "{real}" -vV; echo "commit-hash: another"; else exec "{real}" "$@"; fi')
+    monkeypatch.setenv("PATH", f"{tmp_path / 'updated'}:{os.environ['PATH']}")
 
 
 def _interpreter(root, monkeypatch, tmp_path):

@@ -65,6 +65,19 @@ def _version_command(tool: str) -> list[str]:
     return [tool, "-vV" if tool == "rustc" else "-V"]
 
 
+def forget_toolchain() -> None:
+    """A new run asks the toolchain again: one process may hold many runs (`make serve`'s hook runs the tool in
+    mkdocs' process for hours, and `rustup update` may come in between)."""
+    with _versions_lock:
+        _versions.clear()
+        stale = list(_asked.values())
+        _asked.clear()
+    for proc in stale:  # asked by an earlier run that never needed the answer
+        proc.kill()
+        proc.communicate()
+    _toolchain.cache_clear()
+
+
 def ask_toolchain() -> None:
     """Start `rustc -vV` and `cargo -V` now, side by side, and return at once: toolchain_version() takes their
     answers when a key first needs them. Both are mostly process start-up, which then overlaps the run's own work."""
@@ -80,7 +93,8 @@ def ask_toolchain() -> None:
 
 
 def toolchain_version(tool: str) -> str:
-    """`rustc -vV` / `cargo -V`, asked once per run (or taken from ask_toolchain(), which asked already)."""
+    """`rustc -vV` / `cargo -V`, asked once per run (forget_toolchain() starts a run; ask_toolchain() may have
+    asked already)."""
     with _versions_lock:
         if tool not in _versions:
             command = _version_command(tool)

@@ -230,6 +230,7 @@ def _verify_all(root, chosen, cache, args, validator, sandbox):
 def run(args: argparse.Namespace) -> int:
     root = (args.root or default_root()).resolve()
     started = time.monotonic()
+    build.forget_toolchain()
     reading = not (args.fresh or args.repeat > 1 or args.verbose or in_ci())
     if reading and not args.list:
         results_cache.ask_toolchain_early(root, args.names)
