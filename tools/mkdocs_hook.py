@@ -19,6 +19,8 @@ import time
 import traceback
 from pathlib import Path
 
+import jinja2
+
 TOOLS = Path(__file__).resolve().parent
 ROOT = TOOLS.parent
 log = logging.getLogger("mkdocs.hooks.run_examples")
@@ -56,8 +58,9 @@ class OwnWrites:
             self._running = True
 
     def tool_done(self) -> None:
-        candidates = [*(ROOT / "docs").rglob("*.md"), *(ROOT / "examples").glob("*/answer_key.jsonl"),
-                      *(ROOT / "examples").glob("*/stderr.txt"), *(ROOT / "examples").glob("**/Cargo.lock")]
+        examples = ROOT / "examples"  # not rglob there: a contributor's cargo build leaves examples/target/
+        candidates = [*(ROOT / "docs").rglob("*.md"), *examples.glob("*/answer_key.jsonl"),
+                      *examples.glob("*/stderr.txt"), *examples.glob("Cargo.lock"), *examples.glob("*/Cargo.lock")]
         read = {os.path.realpath(p): _sha256(str(p)) for p in candidates}
         with self._lock:
             self._read, self._running = read, False
@@ -123,33 +126,25 @@ def on_pre_build(config) -> None:
                  code, output.strip())
 
 
-class _TemplatesInMemory:
-    """A Jinja bytecode cache that lives as long as `mkdocs serve`: each rebuild makes a new Jinja environment and
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Jinja's compiled templates for as long as `mkdocs serve` runs: each rebuild makes a new Jinja environment and
     compiled Material's templates again, a fifth of a rebuild here. Jinja compares each template's source checksum
     with the cached one, so an edited template (an override) is compiled again."""
 
     def __init__(self):
-        import jinja2
+        self.compiled: dict[str, bytes] = {}
 
-        class Cache(jinja2.BytecodeCache):
-            def __init__(self):
-                self.compiled: dict[str, bytes] = {}
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
 
-            def load_bytecode(self, bucket) -> None:
-                if bucket.key in self.compiled:
-                    bucket.bytecode_from_string(self.compiled[bucket.key])
-
-            def dump_bytecode(self, bucket) -> None:
-                self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-        self.cache = Cache()
+    def dump_bytecode(self, bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
 
 
 def on_env(env, config, files):
     if _state["serving"]:
-        if "templates" not in _state:
-            _state["templates"] = _TemplatesInMemory().cache
-        env.bytecode_cache = _state["templates"]
+        env.bytecode_cache = _state.setdefault("templates", CompiledTemplates())
     return env
 
 
