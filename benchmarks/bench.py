@@ -42,8 +42,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from runex import build, cli, scaffold  # noqa: E402
-from runex.model import Implementation  # noqa: E402
+from runex import cli  # noqa: E402
+from runex.build import compile as build  # noqa: E402
+from runex.examples import scaffold  # noqa: E402
+from runex.examples.model import Implementation  # noqa: E402
 
 TOOL = ROOT / "tools" / "run_examples.py"
 CORES = os.cpu_count() or 1
@@ -181,14 +183,16 @@ def overhead_profile(root: Path, n: int) -> dict:
     def cumulative(module: str, function: str) -> float:
         return sum(v[3] for k, v in stats.stats.items() if k[2] == function and k[0].endswith(module))
 
-    servers = cumulative("conversation.py", "converse")
+    # The stdio driver's Lockstep.converse calls the module's converse: take the outer one only.
+    servers = max((v[3] for k, v in stats.stats.items() if k[2] == "converse" and k[0].endswith("stdio.py")),
+                  default=0.0)
     parts = {
         "discover examples (model.discover)": cumulative("model.py", "discover"),
-        "toolchain probe (rustc -vV, once per run)": cumulative("build.py", "toolchain_version"),
-        "cache lookup and hashing (build.prepare)": cumulative("build.py", "prepare")
-        - cumulative("build.py", "toolchain_version"),
+        "toolchain probe (rustc -vV, once per run)": cumulative("toolchain.py", "version"),
+        "cache lookup and hashing (build.prepare)": cumulative("compile.py", "prepare")
+        - cumulative("toolchain.py", "version"),
         "transcript parse and checks (transcript.read)": cumulative("transcript.py", "read"),
-        "wire checks (wire.check_stdout)": cumulative("wire.py", "check_stdout"),
+        "wire checks (wire.check_stdout)": cumulative("check.py", "check_stdout"),
         "pasting pages (pages.paste_page)": cumulative("pages.py", "paste_page"),
         "hashing every input before and after (integrity)": cumulative("integrity.py", "__init__")
         + cumulative("integrity.py", "verify_unchanged"),

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from tests.browser.sitekit import SiteServer, build_site, discover_docs, markers, pages  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
-from runex import browser  # noqa: E402
+from runex.paste import run_here as browser  # noqa: E402
 
 OWN_FILES = ("docs/javascripts/run-here.js", "docs/javascripts/run-here-worker.js", "docs/stylesheets/run-here.css")
 

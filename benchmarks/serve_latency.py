@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from runex import markers, pages  # noqa: E402
+from runex.paste import markers, pages  # noqa: E402
 
 POLL = 0.02
 

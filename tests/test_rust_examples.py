@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tomllib
 
-from conftest import ROOT, skip_or_fail
+from support.repo import ROOT, skip_or_fail
 
 EXAMPLES = ROOT / "examples"
 
@@ -38,7 +38,7 @@ def test_the_workspace_is_formatted_by_rustfmt():
 
 
 def test_no_rust_source_reads_its_python_twin():
-    """The tool keys a cargo build on the crate's folder without server.py (tools/runex/build.py, source_files),
+    """The tool keys a cargo build on the crate's folder without server.py (tools/runex/build/compile.py, source_files),
     so that editing the Python twin builds nothing; a crate that read server.py (include_str!, a build script)
     would then keep a stale binary."""
     readers = [str(p.relative_to(ROOT)) for p in EXAMPLES.rglob("*")

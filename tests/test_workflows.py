@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, skip_or_fail
+from support.repo import ROOT, skip_or_fail
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 

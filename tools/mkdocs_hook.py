@@ -6,10 +6,8 @@ same mkdocs.yml and ignores hooks, and `mkdocs build` skips this hook, so nothin
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
-import io
 import logging
 import os
 import re
@@ -114,13 +112,11 @@ def on_pre_build(config) -> None:
     started = time.monotonic()
     own_writes.tool_started()
     try:
-        code, output = run_tool([])
+        code, summary, output = run_tool()
     finally:
         own_writes.tool_done()
-    summary = (output.strip().splitlines() or ["(no output)"])[-1]
-    summary += f" (the hook waited {time.monotonic() - started:.1f} s)"
     if code == 0:
-        log.info("run_examples: %s", summary)
+        log.info("run_examples: %s (the hook waited %.1f s)", summary, time.monotonic() - started)
     else:  # keep serving the last good pages; the author reads why here, and --check will fail the same way
         log.info("run_examples failed (exit %s); the pages still show the last verified output:\n%s",
                  code, output.strip())
@@ -159,16 +155,19 @@ def _import_the_whole_tool() -> None:
         pass
 
 
-def run_tool(argv: list[str]) -> tuple[int, str]:
-    """tools/run_examples.py's main(argv) in this process: (exit code, everything it printed)."""
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-        try:
-            code = _tool().main(argv)
-        except Exception:  # a bug in the tool (or an edit to it that does not import) must not stop the server
-            traceback.print_exc()
-            code = 70
-    return code, output.getvalue()
+def run_tool() -> tuple[int, str, str]:
+    """The pipeline (runex.pipeline.run) on this repository, in this process, as `run_examples.py` with no
+    arguments runs it: (the exit code the command line would give, the summary line, the whole report as text)."""
+    try:
+        cli = _tool()
+        report = cli.pipeline.run(ROOT, cli.pipeline.Options())
+    except Exception as exc:  # a bug in the tool (or an edit to it that does not import) must not stop the server
+        errors = sys.modules.get("runex.errors")
+        if errors is not None and isinstance(exc, errors.ToolError):  # no sandbox, no schema package: the author's
+            return exc.exit_code, str(exc), f"run_examples: {exc}"
+        return 70, "the tool raised an exception", traceback.format_exc()
+    text = importlib.import_module("runex.report.text")
+    return cli.exit_code(report), text.summary(report), text.render(report)
 
 
 def tool_source_digest() -> str:
@@ -178,7 +177,7 @@ def tool_source_digest() -> str:
 
 
 def _tool():
-    """runex.cli, imported again whenever the tool's source changed since it was imported: an edit to
+    """runex.cli (runex.pipeline is cli.pipeline), imported again whenever the tool's source changed since it was imported: an edit to
     tools/runex/ while serving takes effect on the next rebuild, as it did when the hook ran a subprocess."""
     source = tool_source_digest()
     if str(TOOLS) not in sys.path:

@@ -3,9 +3,9 @@
 - pyodide/: the few files of the npm package `pyodide` (pinned in package.json, installed by `npm ci`) that a
   browser needs to start Python with its standard library: the loader, the runtime, the wasm, the stdlib zip and
   the lock file. No package wheels: the twins use the standard library only.
-- examples/NAME/: for each example with a stdlib-only Python twin (tools/runex/browser.py), its server.py,
+- examples/NAME/: for each example with a stdlib-only Python twin (tools/runex/paste/run_here.py), its server.py,
   transcript.jsonl and answer_key.jsonl, byte for byte the files `run_examples.py --check` verifies.
-- runex/: the tool's own wire-check modules, so the browser reports a wire problem in the tool's own words.
+- runex/: the tool's own wire package (tools/runex/wire/), so the browser reports a wire problem in the tool's own words.
 - manifest.json: what was copied, which the page's script reads.
 
 The folder is rebuilt whole each time (written next to it, then renamed into place), so a removed example leaves
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from runex import browser  # noqa: E402
+from runex.paste import run_here  # noqa: E402
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                  "package.json")
@@ -46,14 +46,15 @@ def copy_assets(root: Path) -> tuple[Path, bool]:
         (staging / "pyodide").mkdir()
         for name in PYODIDE_FILES:
             shutil.copyfile(package / name, staging / "pyodide" / name)
-    runs = browser.browser_runs(root)
+    runs = run_here.browser_runs(root)
     for run in runs:
         folder = staging / "examples" / run.name
         folder.mkdir(parents=True)
         for source in (run.server, run.transcript, run.answer_key):
             shutil.copyfile(source, folder / source.name)
-    (staging / "runex").mkdir()
-    for name in browser.TOOL_MODULES:
+    tool_files = run_here.tool_files(root / "tools" / "runex")
+    for name in tool_files:
+        (staging / "runex" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / "tools" / "runex" / name, staging / "runex" / name)
     version = json.loads((package / "package.json").read_text())["version"] if have_pyodide else None
     manifest = {
@@ -61,7 +62,7 @@ def copy_assets(root: Path) -> tuple[Path, bool]:
         "examples": {run.name: {"server": str(run.server.relative_to(root)),
                                 "transcript": str(run.transcript.relative_to(root)),
                                 "answer_key": str(run.answer_key.relative_to(root))} for run in runs},
-        "runex": list(browser.TOOL_MODULES),
+        "runex": tool_files,
     }
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     old = target.with_name(target.name + ".old")

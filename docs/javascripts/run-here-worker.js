@@ -25,13 +25,15 @@ async function start() {
   if (pyodide) return;
   pyodide = await loadPyodide({ indexURL: new URL("pyodide/", RUN).href, stdout: () => {}, stderr: () => {} });
   const manifest = JSON.parse(decoder.decode(await bytes("manifest.json")));
-  pyodide.FS.mkdirTree("/tool/runex");
-  for (const name of manifest.runex) pyodide.FS.writeFile(`/tool/runex/${name}`, await bytes(`runex/${name}`));
+  for (const name of manifest.runex) {  // runex/__init__.py and the wire package (tools/runex/wire/)
+    pyodide.FS.mkdirTree(`/tool/runex/${name}`.replace(/\/[^/]*$/, ""));
+    pyodide.FS.writeFile(`/tool/runex/${name}`, await bytes(`runex/${name}`));
+  }
   // The tool is imported from /tool, then /tool leaves sys.path: the twin sees a path as `python server.py` gives it.
   pyodide.runPython(`
 import sys
 sys.path.insert(0, "/tool")
-from runex import transcript as _runex_transcript, wire as _runex_wire
+from runex.wire import transcript as _runex_transcript, check as _runex_wire
 sys.path.remove("/tool")
 `);
 }
@@ -64,7 +66,7 @@ function concat(chunks) {
 
 function idKey(id) { return `${typeof id}:${JSON.stringify(id)}`; }
 
-// The transcript as the tool reads it (runex.transcript.read): which lines are owed a reply, and with which id.
+// The transcript as the tool reads it (runex.wire.transcript.read): which lines are owed a reply, and with which id.
 function classify(path, rel) {
   const found = pyodide.runPython(`
 import json
@@ -152,7 +154,7 @@ async function run({ example, extra, job }) {
           if (line.nullAllowed) want.add(idKey(null));
           const seen = replies.slice(answered);
           if (!seen.some(k => want.has(k))) {
-            // In the tool's words (tools/runex/conversation.py), for a server that asks for line N+1 before it
+            // In the tool's words (tools/runex/run/stdio.py), for a server that asks for line N+1 before it
             // answers line N: the tool would wait for the reply and time out; here the server's read says it now.
             const shown = line.id === null ? "None" : typeof line.id === "string" ? `'${line.id}'` : String(line.id);
             failure = seen.length

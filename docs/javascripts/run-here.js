@@ -1,5 +1,5 @@
 // "Run it here": a button above every conversation view whose example has a stdlib-only Python twin (the view
-// carries data-example and data-python; tools/runex/browser.py decides). Nothing loads until it is pressed: then a
+// carries data-example and data-python; tools/runex/paste/run_here.py decides). Nothing loads until it is pressed: then a
 // worker (run-here-worker.js) starts Pyodide from this site's own copy and runs the twin on the transcript.
 // Without JavaScript, or with the button never pressed, the page is exactly the pasted view.
 (function () {

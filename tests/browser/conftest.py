@@ -7,11 +7,9 @@ tests skip with one line saying what to install, except in CI (CI=true), where t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+
+from support.repo import skip_or_fail
 
 from .checks import new_context
 from .sitekit import ROOT, BuildError, Site, find_chromium, serve_site
@@ -19,21 +17,6 @@ from .sitekit import ROOT, BuildError, Site, find_chromium, serve_site
 LAUNCH_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-quic"]
 SCREENSHOTS = ROOT / "screenshots"  # git-ignored; CI uploads it as an artefact
-
-
-def _shared_conftest():
-    """tests/conftest.py by path: a bare `import conftest` would find whichever conftest pytest loaded last."""
-    name = "_tests_shared_conftest"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "conftest.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-def skip_or_fail(reason: str) -> None:
-    _shared_conftest().skip_or_fail(reason)
 
 
 @pytest.fixture(scope="package")

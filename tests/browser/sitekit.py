@@ -22,10 +22,8 @@ from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT / "tools") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tools"))
-from runex import markers, pages  # noqa: E402  (the tool's own marker parser, region extractor and titles)
+from support.repo import ROOT
+from runex.paste import markers, pages  # the tool's own marker parser, region extractor and titles
 
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
 # Headings every page repeats (contract), useless as search terms for one page.

@@ -17,7 +17,7 @@ import pytest
 from .checks import check_page_loads, check_pasted_blocks, check_tabs, open_page
 from .sitekit import ROOT, BuildError, Doc, discover_docs, markers, pages, serve_site, skip_module_without_browser
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 FONT_HOST = "fonts.googleapis.com"

@@ -13,7 +13,7 @@ import pytest
 from .checks import DESKTOP, PHONE, WAIT_MS, new_context, open_page
 from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 

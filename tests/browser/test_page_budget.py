@@ -16,7 +16,7 @@ import yaml
 from .checks import DESKTOP, new_context
 from .sitekit import ROOT, skip_module_without_browser
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 SCREEN = DESKTOP["height"]

@@ -16,9 +16,10 @@ import pytest
 from .checks import new_context
 from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
 
-from runex import browser, transcript  # noqa: E402  (sitekit put tools/ on sys.path)
+from runex.paste import run_here as browser
+from runex.wire import transcript
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 RUN_TIMEOUT_MS = 180_000  # a cold Pyodide on a loaded 2-core machine; a wait on DOM state, never a sleep

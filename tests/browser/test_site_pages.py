@@ -22,7 +22,7 @@ from .checks import (check_page_loads, check_palette, check_pasted_blocks, check
                      new_context, open_page)
 from .sitekit import ROOT, Doc, built_pages, discover_docs, search_terms, skip_module_without_browser
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 PAGES = [doc.src for doc in discover_docs(ROOT)]

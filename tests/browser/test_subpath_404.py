@@ -21,7 +21,7 @@ import yaml
 from .checks import Watch, new_context, open_page
 from .sitekit import ROOT, Site, skip_module_without_browser
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 

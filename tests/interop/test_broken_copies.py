@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import interop_client as ic
-from interop_cases import MODES, ROOT, listing, run_tool
+from support import interop_client as ic
+from support.interop_cases import MODES, ROOT, listing, run_tool
 
-pytestmark = pytest.mark.interop
+pytestmark = [pytest.mark.interop, pytest.mark.slow]
 
 CANONICAL = "first-server"
 PAGE = """# Scratch page

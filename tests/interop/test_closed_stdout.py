@@ -19,9 +19,9 @@ import subprocess
 
 import pytest
 
-from interop_cases import ROOT, listing
+from support.interop_cases import ROOT, declared, entry
 
-pytestmark = pytest.mark.interop
+pytestmark = [pytest.mark.interop, pytest.mark.slow]
 
 WAIT = 30.0  # a guard against a server that never exits; the SDK examples take seconds to start on a busy machine
 # Measured with mcp 2.3.0 and rmcp 3.11 (requirements.txt, examples/rmcp-server/Cargo.toml).
@@ -35,7 +35,7 @@ SDK_BEHAVIOUR = {
 CASES = [pytest.param(example, impl, id=f"{example['name']}/{impl['name']}",
                       marks=[pytest.mark.xfail(strict=True, reason=SDK_BEHAVIOUR[example["name"]])]
                       if example["name"] in SDK_BEHAVIOUR else [])
-         for example in listing()["examples"] for impl in example["implementations"]]
+         for example in declared() for impl in example["implementations"]]
 
 
 def first_request(transcript: str) -> bytes:
@@ -52,6 +52,7 @@ def first_request(transcript: str) -> bytes:
 
 @pytest.mark.parametrize("example, impl", CASES)
 def test_a_closed_stdout_ends_the_server_with_status_0(example, impl):
+    example, impl = entry(example["name"], impl["name"])
     if impl.get("error"):
         pytest.fail(f"{impl['entry']} does not build:\n{impl['error']}")
     read_end, write_end = os.pipe()

@@ -22,18 +22,20 @@ import time
 
 import pytest
 
-from interop_cases import ROOT, listing
+from support.interop_cases import ROOT, declared, entry, listing
 
-sys.path.insert(0, str(ROOT / "tools"))
-from runex import conversation, sandbox, transcript, wire  # noqa: E402
+from runex import sandbox
+from runex.run import stdio as conversation
+from runex.wire import check as wire
+from runex.wire import protocol, transcript
 
-pytestmark = pytest.mark.interop
+pytestmark = [pytest.mark.interop, pytest.mark.slow]
 
 CAPABLE_META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    protocol.PROTOCOL_VERSION_KEY: protocol.PROTOCOL_VERSION,
     # elicitation declared, so a tool that needs it (failures' delete_note) gets as far as checking its arguments
-    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-    "io.modelcontextprotocol/clientInfo": {"name": "edge-tests", "version": "1.0.0"},
+    protocol.CLIENT_CAPABILITIES_KEY: {"elicitation": {}},
+    protocol.CLIENT_INFO_KEY: {"name": "edge-tests", "version": "1.0.0"},
 }
 TIMEOUT = 30.0  # per reply; the SDK examples take seconds to start on a busy machine
 REPLY_RULES = {"stdout-missing-reply", "stdout-duplicate-reply", "stdout-reply-without-request"}
@@ -97,12 +99,13 @@ def calls_tools(example: dict) -> bool:
     return '"method":"tools/call"' in text
 
 
-TOOL_CASES = [(example, impl) for example in listing()["examples"] if calls_tools(example)
+TOOL_CASES = [(example, impl) for example in declared() if calls_tools(example)
               for impl in example["implementations"]]
 
 
 @pytest.mark.parametrize("example, impl", TOOL_CASES, ids=[f"{e['name']}/{i['name']}" for e, i in TOOL_CASES])
 def test_arguments_that_fail_the_input_schema_get_a_result_with_is_error(example, impl):
+    example, impl = entry(example["name"], impl["name"])
     listed = replies(talk(impl, [request(1, "tools/list")]).stdout).get(1, {})
     tools = listed.get("result", {}).get("tools") or []
     assert tools, f"{example['name']} calls tools in its transcript but tools/list listed none: {listed}"
@@ -176,12 +179,13 @@ def surrogate_transcript(example: dict) -> list[str]:
     return texts
 
 
-TWIN_CASES = [example for example in listing()["examples"]
+TWIN_CASES = [example for example in declared()
               if {"python"} < {impl["name"] for impl in example["implementations"]}]
 
 
 @pytest.mark.parametrize("example", TWIN_CASES, ids=[e["name"] for e in TWIN_CASES])
 def test_every_python_twin_survives_a_lone_surrogate_as_its_rust_twin_does(example):
+    example, _ = entry(example["name"])
     texts = surrogate_transcript(example)
     assert any("\\ud800" in text for text in texts), f"nothing in {example['name']}'s transcript to spoil"
     lines = lines_of(texts)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import interop_client as ic
-from interop_cases import ROOT, case_id, cases, listing
+from support import interop_client as ic
+from support.interop_cases import ROOT, case_id, cases, entry, listing
 
-pytestmark = pytest.mark.interop
+pytestmark = [pytest.mark.interop, pytest.mark.slow]
 CASES = cases()
 
 
@@ -64,7 +64,8 @@ def test_every_example_folder_is_covered():
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_real_client_gets_the_answer_key(case):
-    example, impl, mode = case
+    name, impl_name, mode = case
+    example, impl = entry(name, impl_name)
     _require_built(impl)
     expected_failures = ic.must_fail(example, ROOT)
     session, problems = run_case(example, impl, mode)

@@ -1,4 +1,4 @@
-"""The strict validator (tools/runex/schema.py) on single messages: each finding names the field that is wrong."""
+"""The strict validator (tools/runex/schema/validator.py) on single messages: each finding names the field that is wrong."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import sys
 
 import pytest
 
-from interop_cases import ROOT
+from support.interop_cases import ROOT
 
-sys.path.insert(0, str(ROOT / "tools"))
-from runex import schema  # noqa: E402
+from runex.schema import validator as schema
+from runex.wire.protocol import (CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION, PROTOCOL_VERSION_KEY,
+                                 SERVER_INFO_KEY)
 
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "tests", "version": "1.0.0"}}
-INFO = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+META = {PROTOCOL_VERSION_KEY: PROTOCOL_VERSION, CLIENT_CAPABILITIES_KEY: {},
+        CLIENT_INFO_KEY: {"name": "tests", "version": "1.0.0"}}
+INFO = {SERVER_INFO_KEY: {"name": "s", "version": "1"}}
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +146,7 @@ def test_a_missing_schema_package_is_a_clear_error(tmp_path):
               "from runex import cli; sys.exit(cli.main(['--check', '--root', sys.argv[2]]))")
     example = tmp_path / "examples" / "ex"
     example.mkdir(parents=True)
-    templates = ROOT / "tools" / "runex" / "templates"
+    templates = ROOT / "tools" / "runex" / "examples" / "templates"
     (example / "server.py").write_text((templates / "server.py").read_text())
     (example / "transcript.jsonl").write_text((templates / "transcript.jsonl").read_text())
     done = subprocess.run([sys.executable, "-c", script, str(ROOT / "tools"), str(tmp_path)],

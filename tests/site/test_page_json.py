@@ -8,7 +8,7 @@ declares on purpose exempted. Everything else in a ```json (or ```jsonl) fence i
 * The body of a json fence is one JSON document (a message pretty-printed over several lines), or else one document per line
   (compact messages, as on the wire), or else several documents one after another. A block that is none of these
   fails: a reader copies what a page labels JSON.
-* A document with "jsonrpc" is an MCP message and is validated with the official schema (schema.py, built on
+* A document with "jsonrpc" is an MCP message and is validated with the official schema (runex/schema/validator.py, built on
   mcp_types.methods): a request with validate_client_request, a notification against the client and server
   notifications, a result with validate_server_result, an error for its shape and its code. An array of messages
   fails (MCP has no batching). A document without "jsonrpc" (an editor's {"mcpServers": ...}, an input schema, a
@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-from runex import markers, schema  # noqa: E402
+from support.repo import ROOT
+
+from runex.paste import markers
+from runex.schema import validator as schema
+from runex.wire.protocol import id_key
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -108,7 +109,7 @@ def block_findings(body: str, validator) -> list[tuple[int, str]]:
     requests = {}
     for _, value in docs:
         if isinstance(value, dict) and isinstance(value.get("method"), str) and "id" in value:
-            requests.setdefault((type(value["id"]).__name__, value["id"]), value["method"])
+            requests.setdefault(id_key(value["id"]), value["method"])
     findings = []
     for offset, value in docs:
         if isinstance(value, list) and any(isinstance(v, dict) and "jsonrpc" in v for v in value):
@@ -119,7 +120,7 @@ def block_findings(body: str, validator) -> list[tuple[int, str]]:
             continue  # not an MCP message
         method = None
         if "result" in value and "method" not in value:
-            method = requests.get((type(value.get("id")).__name__, value.get("id"))) or infer_method(value["result"])
+            method = requests.get(id_key(value.get("id"))) or infer_method(value["result"])
         findings += [(offset, f) for f in validator.check_message(value, method)]
     return findings
 

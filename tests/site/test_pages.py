@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_tool
+from support.repo import ROOT, run_tool
 
-sys.path.insert(0, str(ROOT / "tools"))
-from runex import markers  # noqa: E402
+from runex.paste import markers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))

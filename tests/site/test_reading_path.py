@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from support.repo import ROOT
 
 DOCS = ROOT / "docs"
 LEVEL_TAG = re.compile(r"^Level (101|201|301)$")

@@ -12,7 +12,7 @@ import sys
 
 import yaml
 
-from conftest import ROOT
+from support.repo import ROOT
 
 LEFT_OUT = {"search", "git-revision-date-localized"}  # re-indexing and `git log` per page, on every rebuild
 
@@ -52,14 +52,11 @@ def test_the_serve_config_builds_strictly(tmp_path):
 def test_the_serve_script_makes_mkdocs_poll_faster():
     """tools/serve_site.py changes one keyword default of mkdocs' LiveReloadServer; a mkdocs upgrade that moves it
     must fail here, not leave `make serve` quietly polling at 0.5 s."""
-    import importlib.util
     import inspect
 
+    import serve_site
     from mkdocs import livereload
 
-    spec = importlib.util.spec_from_file_location("serve_site", ROOT / "tools" / "serve_site.py")
-    serve_site = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(serve_site)
     saved = livereload.LiveReloadServer.__init__.__defaults__
     try:
         serve_site.poll_faster()

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import logging
 
-from conftest import ROOT
+import mkdocs_hook
+from support.repo import ROOT
 
 
 def load_hook():
-    spec = importlib.util.spec_from_file_location("mkdocs_hook_under_test", ROOT / "tools" / "mkdocs_hook.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
+    """The hook as mkdocs loads it for a new serve: a fresh module, no state from an earlier test."""
+    return importlib.reload(mkdocs_hook)
 
 
 def test_build_never_runs_the_tool(caplog):
@@ -79,7 +78,7 @@ import importlib.util
 spec = importlib.util.spec_from_file_location("hook", {str(tools / "mkdocs_hook.py")!r})
 hook = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hook)
-code, output = hook.run_tool([])
+code, summary, output = hook.run_tool()
 assert code == 70 and "SyntaxError" in output, (code, output)
 print("ok")
 """
@@ -88,24 +87,21 @@ print("ok")
 
 
 def test_the_hook_keeps_the_tool_modules_this_process_already_holds():
-    """In a process that imported part of the tool already (pytest's collection imports runex.results_cache and
+    """In a process that imported part of the tool already (pytest's collection imports runex.cache.results and
     more), the hook must not import them again: the holders' module objects, which tests monkeypatch, would no
     longer be the ones the tool runs with."""
     import sys
 
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from runex import results_cache, sandbox
+    from runex import sandbox
+    from runex.cache import results as results_cache
 
-        held = {name: module for name, module in sys.modules.items() if name.startswith("runex")}
-        assert "runex.cli" not in held or held.pop("runex.cli")  # the hook may import cli itself, nothing else
-        hook = load_hook()
-        cli = hook._tool()
-        assert sys.modules["runex.results_cache"] is results_cache and sys.modules["runex.sandbox"] is sandbox
-        assert cli.results_cache is results_cache
-        assert all(sys.modules[name] is module for name, module in held.items())
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    held = {name: module for name, module in sys.modules.items() if name.startswith("runex")}
+    assert "runex.cli" not in held or held.pop("runex.cli")  # the hook may import cli itself, nothing else
+    hook = load_hook()
+    cli = hook._tool()
+    assert sys.modules["runex.cache.results"] is results_cache and sys.modules["runex.sandbox"] is sandbox
+    assert cli.pipeline.results_cache is results_cache
+    assert all(sys.modules[name] is module for name, module in held.items())
 
 
 class _Event:

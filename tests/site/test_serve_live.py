@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 
-from conftest import ROOT
+from support.repo import ROOT
 
 PAGE = ROOT / "docs/mcp/every-request-stands-alone.md"
 TIMEOUT = 300  # CI=true runs every example again in the hook: generous on a loaded machine

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from support.repo import ROOT
 
 DOCS = ROOT / "docs"
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

@@ -21,11 +21,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, skip_or_fail
+from support.repo import ROOT, skip_or_fail
 
-sys.path.insert(0, str(ROOT / "tools"))
-import zensical_env  # noqa: E402
-from runex import markers  # noqa: E402
+import zensical_env
+from runex.paste import markers
 
 DOCS = ROOT / "docs"
 CONFIG = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))

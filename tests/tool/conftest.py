@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .runex_helpers import require
+from support.tool_repos import require
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import (ECHO, TOOLS, invoke, jsonl, make_repo, page, req, rust_echo, snapshot,
+from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, page, req, rust_echo, snapshot,
                            temp_files)
 from runex import fsutil
 

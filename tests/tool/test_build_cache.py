@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import ECHO, forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
-from runex import build
+from support.tool_repos import ECHO, forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
+from runex.build import compile as build
 
 BAD_RUST = '''fn main() {
     let answer: i32 = "forty-two";
@@ -67,7 +67,7 @@ def test_a_rust_server_is_built_once_then_taken_from_the_cache(tmp_path, rustc):
     assert note_of(second.out) == "cached build"
     assert entries(root) == [entry]
     assert (binary.stat().st_mtime_ns, binary.stat().st_ino) == stamp, "the same binary, not built again"
-    assert entry.stat().st_mtime_ns >= used, "the entry is marked used (cache_gc.py keeps what runs use)"
+    assert entry.stat().st_mtime_ns >= used, "the entry is marked used (cache/prune.py keeps what runs use)"
 
 
 def test_editing_the_source_recompiles(tmp_path, rustc):
@@ -273,7 +273,7 @@ def test_a_cargo_example_missing_from_the_workspace_says_where_to_add_it(tmp_pat
 
 
 def build_impl(root: Path, name: str):
-    from runex import model
+    from runex.examples import model
 
     examples, errors = model.discover(root)
     assert not errors
@@ -285,7 +285,7 @@ def test_a_cargo_builds_key_leaves_out_its_python_twin_and_the_tools_files(tmp_p
     server (make serve waits for that build); an edit to the crate's own files must."""
     root = make_repo(tmp_path, {"tw": {"Cargo.toml": member_toml("tw"), "src/main.rs": rust_echo("tw"),
                                        "server.py": ECHO, "transcript.jsonl": jsonl(req(1))}})
-    from runex import model
+    from runex.examples import model
 
     [example], _errors = model.discover(root)
     impl = next(i for i in example.implementations if i.name == "cargo")

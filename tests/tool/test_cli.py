@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .runex_helpers import (ECHO, TOOLS, invoke, jsonl, make_repo, note, page, req, require, server, snapshot,
+from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, note, page, req, require, server, snapshot,
                            status_lines, tool, violation, write)
 
 FIX = "Update answer keys and pages with: .venv/bin/python tools/run_examples.py"

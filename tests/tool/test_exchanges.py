@@ -12,9 +12,10 @@ import re
 import markdown
 import pytest
 
-from .runex_helpers import ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
-from runex import exchanges, markers, pages
-from runex.model import ExpectedViolation
+from support.tool_repos import ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
+from runex.paste import conversation_view as exchanges
+from runex.paste import markers, pages
+from runex.wire.rules import ExpectedViolation
 
 
 def reply(id, **result) -> str:
@@ -232,7 +233,7 @@ def test_the_tool_pastes_a_conversation_and_check_passes(tmp_path):
     root = conversation_repo(tmp_path)
     assert invoke(root).returncode == 0
     text = (root / "docs/p.md").read_text()
-    # ECHO is a stdlib-only Python twin, so the view carries what "Run it here" needs (runex/browser.py).
+    # ECHO is a stdlib-only Python twin, so the view carries what "Run it here" needs (runex/paste/run_here.py).
     assert '<div class="conversation" data-example="ex" data-python="examples/ex/server.py" markdown>' in text
     key = (root / "examples/ex/answer_key.jsonl").read_text().splitlines()
     for line in key:
@@ -367,7 +368,8 @@ def _conversation_of(root, name: str) -> str:
 
 
 def test_the_view_carries_data_example_exactly_when_the_python_twin_runs_in_a_browser():
-    from runex import browser, model
+    from runex.examples import model
+    from runex.paste import run_here as browser
 
     examples, errors = model.discover(ROOT)
     assert not errors
@@ -395,7 +397,7 @@ def test_a_range_of_a_conversation_gets_no_button():
 
 
 def test_a_twin_that_imports_a_package_gets_no_button(tmp_path):
-    from runex import browser
+    from runex.paste import run_here as browser
 
     server_py = tmp_path / "server.py"
     server_py.write_text("import json, sys\nfrom os import path\n", encoding="utf-8")

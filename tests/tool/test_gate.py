@@ -11,7 +11,7 @@ import pytest
 
 from runex import sandbox
 
-from .runex_helpers import (ROOT, invoke, jsonl, make_repo, req, run_tool, server, skip_or_fail, snapshot)
+from support.tool_repos import (ROOT, invoke, jsonl, make_repo, req, run_tool, server, skip_or_fail, snapshot)
 
 KEY = "examples/srv/answer_key.jsonl"
 
@@ -130,7 +130,7 @@ for line in sys.stdin:
 def test_the_cache_is_never_mounted_into_a_sandbox():
     """The cache's hashes vouch for its entries because no sandbox can write them: a server gets its one binary,
     bound read-only, and a build gets only its own fresh output folder (and, for cargo, its own target folder)."""
-    from runex import build
+    from runex.build import compile as build
 
     launch = build.binary_launch(Path("/repo/.cache/run_examples/builds/KEY/server"), False, 0.0)
     spec = launch.spec(True, "/tmp")

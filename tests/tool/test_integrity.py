@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import ECHO, make_repo, page, py_twin
-from runex import build, integrity, model, results_cache
+from support.tool_repos import ECHO, make_repo, page, py_twin
+from runex import integrity
+from runex.build import compile as build
+from runex.cache import results as results_cache
+from runex.examples import model
 from runex import sandbox as sandboxing
 
 

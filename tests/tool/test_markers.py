@@ -1,4 +1,4 @@
-"""The marker parser (runex.markers): errors with their line, fences, regions, and properties of pasting."""
+"""The marker parser (runex.paste.markers): errors with their line, fences, regions, and properties of pasting."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runex import markers
+from runex.paste import markers
 from runex.errors import PageError
 
 PAGE = "docs/page.md"

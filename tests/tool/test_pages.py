@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .runex_helpers import ECHO, invoke, make_repo, page, server, snapshot, violation
-from runex import markers
+from support.tool_repos import ECHO, invoke, make_repo, page, server, snapshot, violation
+from runex.paste import markers
 
 REGIONS = '''# ANCHOR: setup
 import json, sys

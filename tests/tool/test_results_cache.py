@@ -1,4 +1,4 @@
-"""Cached verdicts (tools/runex/results_cache.py): each input in the key turns a cached verdict into a real run,
+"""Cached verdicts (tools/runex/cache/results.py): each input in the key turns a cached verdict into a real run,
 the runs that must run everything do, and a damaged cache is a miss, never a crash or a false pass.
 
 Every call sets CI to "" (a local run) unless it tests CI=true itself: CI ignores the cache by design.
@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from .runex_helpers import (ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
+from support.tool_repos import (ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
                             rust_echo, server)
-from runex import build, model, results_cache
+from runex.build import compile as build
+from runex.cache import results as results_cache
+from runex.examples import model
 from runex import sandbox as sandboxing
+from runex import toolchain
 
 LOCAL = {"CI": ""}
 CACHED = "verified, cached"
@@ -75,7 +78,7 @@ def _format(root, monkeypatch, tmp_path):
 def _tool_source(root, monkeypatch, tmp_path):
     """A template changes (they are part of the tool): the copy the key reads is edited."""
     copy = tmp_path / "tool-copy"
-    template = copy / "templates" / "server.py"
+    template = copy / "examples" / "templates" / "server.py"
     template.write_text(template.read_text() + "# edited\n")
 
 
@@ -117,7 +120,7 @@ def _lock_files(root, monkeypatch, tmp_path):
 
 def _toolchain(root, monkeypatch, tmp_path):
     """Another rustc on PATH, as after `rustup update`: the same compiler, answering `rustc -vV` differently. Each run
-    asks anew (build.forget_toolchain), so an earlier answer held by this process does not hide it."""
+    asks anew (toolchain.forget), so an earlier answer held by this process does not hide it."""
     real = shutil.which("rustc")
     fake_tool(tmp_path / "updated", "rustc",
               f'if [ "$1" = "-vV" ]; then "{real}" -vV; echo "commit-hash: another"; else exec "{real}" "$@"; fi')
@@ -377,7 +380,7 @@ def test_a_damaged_entry_cannot_hide_a_drift(tmp_path, monkeypatch, tool_copy):
             if "id" in msg:
                 answer(msg, changed=True)
         """))
-    store = results_cache.Verdicts(results_cache.Context(root, build.Cache(root), sandboxing.Sandbox()), read=True)
+    store = results_cache.ResultStore(results_cache.Context(root, build.Cache(root), sandboxing.Sandbox()), read=True)
     [example] = model.discover(root)[0]
     key = results_cache.key_of(store.ctx, example)
     (path.parent / f"{key}.json").write_text(json.dumps({**entry, "key": key, "answer_key": "f" * 64}))
@@ -386,7 +389,7 @@ def test_a_damaged_entry_cannot_hide_a_drift(tmp_path, monkeypatch, tool_copy):
     assert not cached(proc.out), proc.out
 
 
-# ------------------------------------------------------------------ pages that pasted to themselves (page_cache.py)
+# ------------------------------------------------------------------ pages that pasted to themselves (cache/pages.py)
 
 def pages_cached(out: str) -> int:
     match = re.search(r"pages?: .*up to date \((\d+) cached\)", out)
@@ -470,7 +473,8 @@ def test_a_page_is_pasted_again_when_an_example_it_borrows_from_changes(tmp_path
 
 def test_a_page_that_read_a_lock_cargo_moved_is_not_recorded(tmp_path):
     """Without --check cargo may rewrite a Cargo.lock during the run; a page reading it is not recorded then."""
-    from runex import page_cache, pages
+    from runex.cache import pages as page_cache
+    from runex.paste import pages
 
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}, "other": {"server.py": ECHO}},
                      {"p.md": page("ex/transcript.jsonl")})
@@ -489,7 +493,8 @@ def test_a_page_that_read_a_lock_cargo_moved_is_not_recorded(tmp_path):
 def test_what_pasting_reads_is_inside_what_a_page_entry_records(monkeypatch):
     """Every file pasting the real site's pages reads under examples/ lies under the names PageCache.names_read
     records for that page: a read the cache did not key on would let a stale page pass as up to date."""
-    from runex import page_cache, pages
+    from runex.cache import pages as page_cache
+    from runex.paste import pages
 
     root = Path(__file__).resolve().parents[2]
     read: list[Path] = []
@@ -532,7 +537,7 @@ def fake_tool(folder: Path, name: str, script: str) -> None:
 @pytest.mark.parametrize("answer", ["echo 'rustc 9.9.9'; echo 'host: test'", "echo broken >&2; exit 3"],
                          ids=["answers", "fails"])
 def test_a_toolchain_answer_asked_early_is_the_answer_asked_late(answer, tmp_path, monkeypatch):
-    """build.ask_toolchain() starts `rustc -vV` and `cargo -V` without waiting; what toolchain_version() then gives
+    """toolchain.ask() starts `rustc -vV` and `cargo -V` without waiting; what toolchain_version() then gives
     (or raises) is what asking it then would have."""
     from runex.errors import BuildError
 
@@ -541,19 +546,19 @@ def test_a_toolchain_answer_asked_early_is_the_answer_asked_late(answer, tmp_pat
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     def answer_or_error(tool: str) -> str:
         try:
-            return build.toolchain_version(tool)
+            return toolchain.version(tool)
         except BuildError as exc:
             return f"BuildError: {exc}"
 
     seen = []
     for early in (False, True):
-        monkeypatch.setattr(build, "_versions", {})
-        monkeypatch.setattr(build, "_asked", {})
+        monkeypatch.setattr(toolchain, "_versions", {})
+        monkeypatch.setattr(toolchain, "_asked", {})
         if early:
-            build.ask_toolchain()
-            assert set(build._asked) == {"rustc", "cargo"}
+            toolchain.ask()
+            assert set(toolchain._asked) == {"rustc", "cargo"}
         seen.append((answer_or_error("rustc"), answer_or_error("cargo")))
-        assert build._asked == {}, "every early answer is taken"
+        assert toolchain._asked == {}, "every early answer is taken"
     assert seen[0] == seen[1], seen
     if "exit" in answer:
         assert seen[0][0] == ("BuildError: rustc is needed to build Rust examples and did not run: Command "
@@ -567,13 +572,13 @@ def test_a_failed_early_answer_is_asked_again(tmp_path, monkeypatch):
 
     fake_tool(tmp_path / "bin", "rustc", "exit 1")
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
-    monkeypatch.setattr(build, "_versions", {})
-    monkeypatch.setattr(build, "_asked", {})
-    build.ask_toolchain()
+    monkeypatch.setattr(toolchain, "_versions", {})
+    monkeypatch.setattr(toolchain, "_asked", {})
+    toolchain.ask()
     with pytest.raises(BuildError):
-        build.toolchain_version("rustc")
+        toolchain.version("rustc")
     fake_tool(tmp_path / "bin", "rustc", "echo 'rustc fixed'")
-    assert build.toolchain_version("rustc") == "rustc fixed\n"
+    assert toolchain.version("rustc") == "rustc fixed\n"
 
 
 @pytest.mark.parametrize("command", [["sh", "-c", "echo out; echo err >&2; exit 4"], ["no-such-program-here"]],
@@ -593,11 +598,11 @@ def test_a_command_asked_early_gives_the_text_asked_late(command, tmp_path):
 def test_start_probes_asks_only_what_the_keys_need(tmp_path, monkeypatch):
     root = python_repo(tmp_path)
     examples = model.discover(root)[0]
-    monkeypatch.setattr(build, "_versions", {})
-    monkeypatch.setattr(build, "_asked", {})
+    monkeypatch.setattr(toolchain, "_versions", {})
+    monkeypatch.setattr(toolchain, "_asked", {})
     for enabled, asked in ((False, set()), (True, {(sandboxing.BWRAP, "--version")})):
         ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox(enabled=enabled))
         results_cache.start_probes(ctx, examples)
-        assert set(ctx._asked) == asked and build._asked == {}, "a Python example needs no toolchain"
+        assert set(ctx._asked) == asked and toolchain._asked == {}, "a Python example needs no toolchain"
         for command in list(ctx._asked):
             ctx.output(list(command))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .runex_helpers import (META, compact, example_toml, invoke, jsonl, make_repo, page, req, run_one_server, server,
+from support.tool_repos import (META, compact, example_toml, invoke, jsonl, make_repo, page, req, run_one_server, server,
                             violation)
 
 KEY = "examples/srv/answer_key.jsonl"
@@ -180,7 +180,7 @@ def test_a_non_utf8_example_toml_names_its_line(tmp_path):
 
 
 def test_twins_that_disagree_name_the_line(tmp_path, rustc):
-    from .runex_helpers import py_twin, rust_echo
+    from support.tool_repos import py_twin, rust_echo
 
     root = make_repo(tmp_path, {"srv": {"main.rs": rust_echo("rust"), "server.py": py_twin("python"),
                                         "transcript.jsonl": jsonl(req(1), req(2))}})

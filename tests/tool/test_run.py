@@ -7,7 +7,7 @@ import re
 import time
 
 
-from .runex_helpers import (example_toml, run_one_server, invoke, jsonl, make_repo, processes_with, py_twin,
+from support.tool_repos import (example_toml, run_one_server, invoke, jsonl, make_repo, processes_with, py_twin,
                             req, rust_echo, server)
 
 KEY = "examples/srv/answer_key.jsonl"

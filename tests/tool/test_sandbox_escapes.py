@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from runex import build
+from runex.build import compile as build
 
-from .runex_helpers import (invoke, jsonl, make_repo, page, processes_with, req, server, snapshot,
+from support.tool_repos import (invoke, jsonl, make_repo, page, processes_with, req, server, snapshot,
                             skip_or_fail)
 
 KEY = "examples/srv/answer_key.jsonl"
@@ -212,7 +212,7 @@ seen = {{
 
 
 def test_a_server_cannot_plant_a_binary_in_the_build_cache(tmp_path, rustc):
-    from .runex_helpers import rust_echo
+    from support.tool_repos import rust_echo
 
     cache = tmp_path / "repo" / ".cache" / "run_examples" / "builds"
     attacker = server(f'''

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 
-from .runex_helpers import ROOT
-
-_spec = importlib.util.spec_from_file_location("site_assets", ROOT / "tools" / "site_assets.py")
-site_assets = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site_assets)
+import site_assets
+from support.repo import ROOT
 
 
 def _repo(tmp_path, with_pyodide: bool):
@@ -40,7 +36,8 @@ def test_it_copies_pyodide_and_exactly_the_verified_files_of_each_runnable_examp
             copied = target / "examples" / name / rel.rsplit("/", 1)[1]
             assert copied.read_bytes() == (root / rel).read_bytes(), (name, key)
     assert sorted(p.name for p in (target / "pyodide").iterdir()) == sorted(site_assets.PYODIDE_FILES)
-    assert sorted(p.name for p in (target / "runex").iterdir()) == sorted(manifest["runex"])
+    assert sorted(str(p.relative_to(target / "runex")) for p in (target / "runex").rglob("*") if p.is_file()) \
+        == sorted(manifest["runex"])
 
 
 def test_without_pyodide_it_says_the_fix_and_fails_only_in_ci(tmp_path, monkeypatch, capsys):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from .runex_helpers import META, compact, invoke, jsonl, make_repo, note, req, server
-from runex import transcript
+from support.tool_repos import META, compact, invoke, jsonl, make_repo, note, req, server
+from runex.wire import transcript
 
 # Each bad line sits on line 2 of examples/bad/transcript.jsonl, between two good requests.
 BAD_LINES = {

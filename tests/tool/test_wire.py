@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from .runex_helpers import (META, PARSE_ERROR_LOOP, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
-from runex import transcript, wire
+from support.tool_repos import (META, PARSE_ERROR_LOOP, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
+from runex.wire import check as wire
+from runex.wire import transcript
 
 KEY = "examples/srv/answer_key.jsonl"
 TRANSCRIPT = "examples/srv/transcript.jsonl"

@@ -122,6 +122,18 @@ class Snapshot:
         if changed:
             raise TamperedError(changed)
 
+    def moved_locks(self) -> set[str]:
+        """The Cargo.lock files that differ from the snapshot now: the inputs a run without --check may change."""
+        moved = set()
+        for rel, before in self.kept.items():
+            if rel.endswith("/Cargo.lock"):
+                try:
+                    if (self.root / rel).read_bytes() != before:
+                        moved.add(rel)
+                except OSError:
+                    moved.add(rel)
+        return moved
+
 
 class TamperedError(ExampleError):
     def __init__(self, changed: list[str]):

@@ -1,0 +1,35 @@
+"""The repository under test and the tool as a contributor runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = ROOT / "tools" / "run_examples.py"
+IN_CI = os.environ.get("CI") == "true"
+
+
+def skip_or_fail(reason: str) -> None:
+    """Outside CI a missing prerequisite skips with its reason; in CI it fails, so CI never passes by skipping."""
+    if IN_CI:
+        pytest.fail(f"required in CI: {reason}")
+    pytest.skip(reason)
+
+
+def run_tool(*args: str, root: Path | None = None, env: dict | None = None, timeout: float = 600,
+             input: bytes | None = None) -> subprocess.CompletedProcess:
+    """Run tools/run_examples.py in a subprocess, exactly as a contributor would."""
+    command = [sys.executable, str(TOOL), *args]
+    if root is not None:
+        command += ["--root", str(root)]
+    full_env = dict(os.environ, NO_COLOR="1")
+    full_env.pop("GITHUB_ACTIONS", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run(command, capture_output=True, text=input is None, timeout=timeout, env=full_env,
+                          input=input, cwd=ROOT)

@@ -1,0 +1,113 @@
+"""The tool's shape: its modules import each other without a cycle, and the wire package stands alone (it is what
+"Run it here" copies into the reader's browser)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from support.repo import ROOT
+
+from runex.paste import run_here
+
+RUNEX = ROOT / "tools" / "runex"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(RUNEX.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every runex module `path` imports, at any depth of its code (an import inside a function counts: it is a
+    dependency all the same, only a later one)."""
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "runex")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            elif (node.module or "").split(".")[0] == "runex":
+                prefix = node.module
+            else:
+                continue
+            for alias in node.names:  # `from . import x` names module x; `from .m import y` names module m
+                candidate = f"{prefix}.{alias.name}"
+                found.add(candidate if _is_module(candidate) else prefix)
+    return found
+
+
+def _is_module(name: str) -> bool:
+    path = RUNEX.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in RUNEX.rglob("*.py") if "templates" not in p.parts}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def cycle_in(edges: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        stack.pop()
+        return None
+
+    for node in sorted(edges):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_module_of_the_tool_imports_itself_back():
+    edges = graph()
+    assert "runex.examples.model" in edges and "runex.wire.rules" in edges["runex.examples.model"]
+    cycle = cycle_in(edges)
+    assert cycle is None, "an import cycle: " + " -> ".join(cycle)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert cycle_in({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_wire_package_imports_nothing_outside_itself():
+    wire = {name: deps for name, deps in graph().items() if name.startswith("runex.wire")}
+    assert {"runex.wire.check", "runex.wire.pairing", "runex.wire.protocol", "runex.wire.transcript"} <= set(wire)
+    outside = {name: sorted(d for d in deps if not d.startswith("runex.wire")) for name, deps in wire.items()}
+    assert not any(outside.values()), f"the wire package reaches outside itself: {outside}"
+
+
+def test_the_wire_package_imports_alone_as_the_browser_loads_it(tmp_path):
+    """What "Run it here" copies (run_here.tool_files), alone in a folder, imports and checks a run's stdout."""
+    assert run_here.tool_files() == ["__init__.py", *sorted(f"wire/{p.name}" for p in (RUNEX / "wire").glob("*.py"))]
+    for name in run_here.tool_files():
+        (tmp_path / "runex" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "runex" / name).write_bytes((RUNEX / name).read_bytes())
+    script = ("import sys; sys.path[:] = [sys.argv[1]] + [p for p in sys.path if 'site-packages' not in p "
+              "and 'tools' not in p]\n"
+              "from runex.wire import check, transcript\n"
+              "line, _ = transcript.classify(1, b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}', 't')\n"
+              "print([p.rule for p in check.check_stdout(b'oops\\n', [line], 'stdout', 't')])\n"
+              "print(sorted(m for m in sys.modules if m.startswith('runex')))")
+    done = subprocess.run([sys.executable, "-S", "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rules, modules = done.stdout.splitlines()
+    assert rules == "['stdout-not-a-message', 'stdout-missing-reply']"
+    assert all(m == "runex" or m.startswith("runex.wire") for m in eval(modules)), modules

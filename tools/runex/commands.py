@@ -1,0 +1,110 @@
+"""The tool's other commands over the same stages: list the examples, serve one, create one."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from . import toolchain
+from .build import compile as build
+from .environment import default_root
+from .errors import PageError, ToolError, UsageError
+from .examples import model
+from .paste import markers, pages
+from .pipeline import open_sandbox, schema_validator
+from .report.outcome import Outcome
+
+
+def pasted_by(root: Path) -> dict[str, list[str]]:
+    """Each example's blocks in the pages, as PAGE:LINE."""
+    where: dict[str, list[str]] = {}
+    for path in pages.page_files(root):
+        rel = str(path.relative_to(root))
+        try:
+            segments = markers.parse(path.read_text(encoding="utf-8"), rel)
+        except PageError:
+            continue
+        for block in (s for s in segments if isinstance(s, markers.Block)):
+            name = block.path.split("/", 1)[0]
+            where.setdefault(name, []).append(f"{rel}:{block.line}")
+    return where
+
+
+def root_args(root: Path) -> list[str]:
+    return [] if root == default_root() else ["--root", str(root)]
+
+
+def listing(root: Path, examples: list[model.Example], *, with_commands: bool, unsandboxed: bool) -> list[dict]:
+    """What `--list` shows, one entry per example; `with_commands` (`--json`) builds each implementation (from the
+    cache) to give the command that starts it."""
+    toolchain.forget()
+    pasted = pasted_by(root)
+    cache = build.Cache(root)
+    sandbox = open_sandbox(unsandboxed) if with_commands else None
+    entries = []
+    for example in examples:
+        impls = [_implementation_entry(root, example, impl, cache, sandbox) for impl in example.implementations]
+        files = sorted(str(p.relative_to(root)) for p in example.dir.rglob("*")
+                       if p.is_file() and "target" not in p.relative_to(example.dir).parts)
+        entries.append({"name": example.name, "dir": str(example.dir.relative_to(root)),
+                        "transcript": str(example.transcript.relative_to(root)),
+                        "answer_key": str(example.answer_key.relative_to(root)),
+                        "timeout": example.config.timeout, "exit_code": example.config.exit_code,
+                        "expected_violations": [{"rule": v.rule, "line": v.line, "reason": v.reason}
+                                                for v in example.config.expected_violations],
+                        "implementations": impls, "files": files, "pages": pasted.get(example.name, [])})
+    return entries
+
+
+def _implementation_entry(root: Path, example: model.Example, impl: model.Implementation, cache: build.Cache,
+                          sandbox) -> dict:
+    serve_cmd = [sys.executable, str(default_root() / "tools" / "run_examples.py"), "serve", example.name,
+                 "--impl", impl.name.value, *root_args(root)]
+    entry = {"name": impl.name.value, "entry": str(impl.entry.relative_to(root)),
+             "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
+             "serve_command": serve_cmd}
+    if sandbox is not None:
+        try:
+            entry["command"] = build.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
+        except ToolError as exc:
+            entry["command"] = None
+            entry["error"] = str(exc)
+    return entry
+
+
+def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool) -> None:
+    """Build (from cache) and run one example server on this process's stdin and stdout; does not return."""
+    examples, _ = model.discover(root)
+    example = next((e for e in examples if e.name == name), None)
+    if example is None:
+        raise UsageError(f"no example named {name!r} (known: {', '.join(e.name for e in examples)})")
+    try:
+        impl = example.implementation(impl_name)
+    except ToolError as exc:
+        raise UsageError(exc.message) from None
+    sandbox = open_sandbox(unsandboxed)
+    built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
+    # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
+    # sandbox as under --check, with this process's stdin and stdout passed straight through.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sandbox.exec(built.spec(sandbox.enabled, os.getcwd()))
+
+
+def new(root: Path, name: str, lang: str, unsandboxed: bool) -> tuple[Path, model.Example, Outcome]:
+    """Create examples/NAME from the templates and verify it; its answer key is written when it verifies."""
+    from .examples import scaffold
+    from .fsutil import write_atomic
+    from .report.outcome import Status
+    from .run.example import verify
+
+    sandbox = open_sandbox(unsandboxed)
+    folder = scaffold.create(root, name, lang)
+    examples, _ = model.discover(root)
+    example = next(e for e in examples if e.name == name)
+    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=schema_validator(root),
+                     sandbox=sandbox)
+    if outcome.status != Status.FAILED:
+        write_atomic(example.answer_key, outcome.stdout)
+    return folder, example, outcome

@@ -1,0 +1,288 @@
+"""What an example is: its folder, its transcript, its answer key, its implementations and its optional config."""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..wire.rules import RULES, ExpectedViolation
+
+TRANSCRIPT = "transcript.jsonl"
+ANSWER_KEY = "answer_key.jsonl"
+CONFIG = "example.toml"
+STDERR_LANE = "stderr.txt"  # with stderr_lane = IMPL: that implementation's stderr, written and checked like the key
+
+
+
+class ImplementationKind(enum.StrEnum):
+    """How an implementation is built and started; the value is the word printed, listed and written in JSON."""
+
+    RUST = "rust"  # main.rs: one file, rustc, std only
+    CARGO = "cargo"  # Cargo.toml: a cargo project (a member of examples/Cargo.toml's workspace)
+    PYTHON = "python"  # server.py: run on the tool's own interpreter
+
+
+# Which file makes which implementation; the order is also the default for `serve`.
+IMPLEMENTATION_FILES = {ImplementationKind.RUST: "main.rs", ImplementationKind.CARGO: "Cargo.toml",
+                        ImplementationKind.PYTHON: "server.py"}
+
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_MAX_OUTPUT = 1 << 20
+
+
+@dataclass(frozen=True)
+class Config:
+    timeout: float = DEFAULT_TIMEOUT
+    exit_code: int = 0
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT
+    implementations_from: str | None = None
+    transcript_from: str | None = None
+    implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
+    expected_violations: tuple[ExpectedViolation, ...] = ()
+    stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
+
+
+@dataclass(frozen=True)
+class Implementation:
+    name: ImplementationKind
+    source_dir: Path  # where its files live (another example's folder with implementations_from)
+    entry: Path  # main.rs, Cargo.toml or server.py
+
+
+@dataclass
+class Example:
+    name: str
+    dir: Path
+    config: Config
+    transcript: Path
+    implementations: list[Implementation] = field(default_factory=list)
+
+    @property
+    def answer_key(self) -> Path:
+        return self.dir / ANSWER_KEY
+
+    @property
+    def stderr_file(self) -> Path:
+        return self.dir / STDERR_LANE
+
+    def implementation(self, name: str | None) -> Implementation:
+        if name is None:
+            return self.implementations[0]
+        for impl in self.implementations:
+            if impl.name == name:
+                return impl
+        known = ", ".join(i.name for i in self.implementations)
+        raise ConfigError(f"example {self.name!r} has no implementation {name!r} (it has: {known})")
+
+
+_CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
+                "implementations", "expected_violation", "stderr_lane"}
+_VIOLATION_KEYS = {"rule", "line", "reason"}
+MAX_TIMEOUT = 3600.0
+MAX_OUTPUT_LIMIT = 1 << 30
+
+
+class _Located:
+    """Line numbers for example.toml's keys (tomllib gives values only): errors point at the line to change."""
+
+    def __init__(self, text: str, rel: str):
+        self.lines = text.splitlines()
+        self.rel = rel
+
+    def key(self, key: str) -> int | None:
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        return next((n for n, line in enumerate(self.lines, start=1) if pattern.match(line)), None)
+
+    def table(self, index: int) -> int | None:
+        """The line of the index-th [[expected_violation]] header."""
+        headers = [n for n, line in enumerate(self.lines, start=1)
+                   if re.match(r"^\s*\[\[\s*expected_violation\s*\]\]", line)]
+        return headers[index] if index < len(headers) else None
+
+    def error(self, message: str, line: int | None) -> ConfigError:
+        return ConfigError(message, file=self.rel, line=line)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_config(path: Path, rel: str) -> Config:
+    if not path.exists():
+        return Config()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"not UTF-8 (byte {exc.start}); example.toml is UTF-8", file=rel, line=line) from None
+    import tomllib  # here: most examples have no example.toml, and a warm run need not pay for the parser
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _toml_error_line(str(exc))
+        raise ConfigError(f"cannot read TOML: {exc}", file=rel, line=line) from None
+    at = _Located(text, rel)
+    for key in sorted(set(data) - _CONFIG_KEYS):
+        raise at.error(f"unknown key {key!r}; known: {', '.join(sorted(_CONFIG_KEYS))}", at.key(key) or at.table(0))
+
+    timeout = data.get("timeout", DEFAULT_TIMEOUT)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not math.isfinite(timeout) \
+            or not 0 < timeout <= MAX_TIMEOUT:
+        raise at.error(f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {timeout!r}",
+                       at.key("timeout"))
+    exit_code = data.get("exit_code", 0)
+    if not _is_int(exit_code) or not 0 <= exit_code <= 255:
+        raise at.error(f"exit_code must be an integer from 0 to 255, got {exit_code!r}", at.key("exit_code"))
+    max_output = data.get("max_output_bytes", DEFAULT_MAX_OUTPUT)
+    if not _is_int(max_output) or not 1 <= max_output <= MAX_OUTPUT_LIMIT:
+        raise at.error(f"max_output_bytes must be an integer from 1 to {MAX_OUTPUT_LIMIT}, got {max_output!r}",
+                       at.key("max_output_bytes"))
+    for key in ("implementations_from", "transcript_from"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, str) or not NAME_PATTERN.match(value)):
+            raise at.error(f"{key} must name another example's folder (lowercase letters, digits, hyphens), "
+                           f"got {value!r}", at.key(key))
+    return Config(
+        timeout=float(timeout),
+        exit_code=exit_code,
+        max_output_bytes=max_output,
+        implementations_from=data.get("implementations_from"),
+        transcript_from=data.get("transcript_from"),
+        implementations=_names(data, at),
+        expected_violations=_violations(data, at),
+        stderr_lane=_lane(data, at),
+    )
+
+
+def _lane(data: dict, at: _Located) -> str | None:
+    lane = data.get("stderr_lane")
+    if lane is not None and lane not in IMPLEMENTATION_FILES:
+        raise at.error(f"stderr_lane names the implementation whose stderr is shown, one of "
+                       f"{', '.join(IMPLEMENTATION_FILES)}; got {lane!r}", at.key("stderr_lane"))
+    return lane
+
+
+def _toml_error_line(message: str) -> int | None:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else None
+
+
+def _violations(data: dict, at: _Located) -> tuple[ExpectedViolation, ...]:
+    entries = data.get("expected_violation", [])
+    if not isinstance(entries, list):
+        raise at.error("expected_violation must be written as [[expected_violation]] tables",
+                       at.key("expected_violation"))
+    violations = []
+    for index, entry in enumerate(entries):
+        line = at.table(index)
+        if not isinstance(entry, dict) or set(entry) != _VIOLATION_KEYS:
+            raise at.error("each [[expected_violation]] needs exactly rule, line and reason", line)
+        rule, number, reason = entry["rule"], entry["line"], entry["reason"]
+        if rule not in RULES:
+            raise at.error(f"expected_violation rule {rule!r} is not a rule the tool knows; known: "
+                           f"{', '.join(sorted(RULES))}", line)
+        if not _is_int(number) or number < 1:
+            raise at.error(f"expected_violation line must be a positive integer, got {number!r}", line)
+        if not isinstance(reason, str) or not reason.strip():
+            raise at.error("expected_violation reason must say, in words, why the example breaks the rule", line)
+        violations.append(ExpectedViolation(rule, number, reason))
+    return tuple(violations)
+
+
+def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
+    names = data.get("implementations")
+    if names is None:
+        return None
+    if not isinstance(names, list) or not names or any(n not in IMPLEMENTATION_FILES for n in names) \
+            or len(set(names)) != len(names):
+        raise at.error(f"implementations must be a non-empty list without repeats drawn from "
+                       f"{', '.join(IMPLEMENTATION_FILES)}, got {names!r}", at.key("implementations"))
+    return tuple(names)
+
+
+def _implementations_in(folder: Path) -> list[Implementation]:
+    found = []
+    for name, filename in IMPLEMENTATION_FILES.items():
+        entry = folder / filename
+        if entry.is_file():
+            found.append(Implementation(name, folder, entry))
+    return found
+
+
+def discover(root: Path) -> tuple[list[Example], list[ConfigError]]:
+    """Every folder under examples/ is an example. Broken folders are returned as errors, not skipped."""
+    examples_dir = root / "examples"
+    examples: list[Example] = []
+    errors: list[ConfigError] = []
+    if not examples_dir.is_dir():
+        return examples, errors
+    # target/: where a contributor's own `cargo build` in the examples' workspace puts its output; not an example.
+    folders = sorted(p for p in examples_dir.iterdir()
+                     if p.is_dir() and not p.name.startswith((".", "_")) and p.name != "target")
+    by_name = {p.name: p for p in folders}
+    resolved = examples_dir.resolve()
+    for folder in folders:
+        rel = f"examples/{folder.name}"
+        try:
+            examples.append(_load_example(root, folder, rel, by_name, resolved))
+        except ConfigError as exc:
+            errors.append(exc)
+    return examples, errors
+
+
+def _other(by_name: dict[str, Path], name: str | None, key: str, rel: str) -> Path | None:
+    if name is None:
+        return None
+    if name not in by_name:
+        raise ConfigError(f"{key} = {name!r} names no folder under examples/", file=f"{rel}/{CONFIG}")
+    return by_name[name]
+
+
+def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], examples_dir: Path) -> Example:
+    if not NAME_PATTERN.match(folder.name):
+        raise ConfigError("example folder names use lowercase letters, digits and hyphens", file=rel)
+    config = load_config(folder / CONFIG, f"{rel}/{CONFIG}")
+    transcript_dir = _other(by_name, config.transcript_from, "transcript_from", rel) or folder
+    transcript = transcript_dir / TRANSCRIPT
+    if not transcript.is_file():
+        hint = " (an answer key without a transcript is an orphan: delete it or add the transcript)" \
+            if (folder / ANSWER_KEY).exists() else ""
+        raise ConfigError(f"no {TRANSCRIPT}{hint}", file=rel)
+    impl_dir = _other(by_name, config.implementations_from, "implementations_from", rel) or folder
+    impls = _implementations_in(impl_dir)
+    if config.implementations_from and _implementations_in(folder):
+        raise ConfigError("has its own implementations and implementations_from; choose one", file=rel)
+    if config.implementations is not None:
+        missing = [n for n in config.implementations if n not in {i.name for i in impls}]
+        if missing:
+            raise ConfigError(f"implementations names {', '.join(missing)}, which {impl_dir.name} does not have",
+                              file=f"{rel}/{CONFIG}")
+        impls = [i for i in impls if i.name in config.implementations]
+    if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
+        raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
+                          f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
+    if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
+        raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
+                          f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",
+                          file=f"{rel}/{STDERR_LANE}")
+    if not impls:
+        wanted = ", ".join(IMPLEMENTATION_FILES.values())
+        raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
+    for impl in impls:
+        _check_inside(root, impl.entry, examples_dir)
+    _check_inside(root, transcript, examples_dir)
+    return Example(folder.name, folder, config, transcript, impls)
+
+
+def _check_inside(root: Path, path: Path, examples_dir: Path) -> None:
+    """No code outside examples/ (`examples_dir`, resolved) is run as an example, whatever symlinks say."""
+    if not path.resolve().is_relative_to(examples_dir):
+        raise ConfigError(f"{path.name} resolves outside examples/ ({path.resolve()})",
+                          file=str(path.relative_to(root)))

@@ -1,0 +1,201 @@
+"""Paste example files into pages, and check the graph: every marker resolves, every example is pasted."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..errors import ConfigError, PageError
+from ..examples import model
+from ..examples.model import ANSWER_KEY, TRANSCRIPT
+from . import markers
+
+CONVERSATION = "conversation"  # NAME/conversation: a virtual target, the transcript and answer key as exchanges
+
+LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
+
+
+@dataclass
+class PageResult:
+    path: Path
+    rel: str
+    old: str
+    new: str
+    blocks: list[markers.Block] = field(default_factory=list)
+    stale: list[markers.Block] = field(default_factory=list)  # blocks whose pasted body differs from the file
+
+
+def page_files(root: Path) -> list[Path]:
+    docs = root / "docs"
+    return sorted(docs.rglob("*.md")) if docs.is_dir() else []
+
+
+def resolve_target(root: Path, target: str, page: str, line: int, pending: dict[Path, bytes] | None = None) -> Path:
+    """A marker path names a file under examples/; anything that leaves it is refused."""
+    path_text = target.split("#", 1)[0]
+    pure = PurePosixPath(path_text)
+    if not path_text or pure.is_absolute() or "\\" in path_text or ".." in pure.parts:
+        raise PageError(f"marker path {path_text!r} must be relative to examples/ and stay inside it "
+                        f"(no '..', no absolute path)", file=page, line=line)
+    examples = (root / "examples").resolve()
+    path = root / "examples" / pure
+    if not path.resolve().is_relative_to(examples):
+        raise PageError(f"marker path {path_text!r} leaves examples/ through a symlink", file=page, line=line)
+    if not path.is_file() and path.resolve() not in (pending or {}):  # an answer key about to be written is fine
+        raise PageError(f"marker names examples/{path_text}, which does not exist", file=page, line=line)
+    return path
+
+
+def caption_for(rel: str) -> str:
+    name = PurePosixPath(rel).name
+    if name == ANSWER_KEY:
+        return (f"Answer key: `{rel}`, the server's stdout, written by `tools/run_examples.py` and "
+                f"verified by CI; never typed by hand.")
+    if name == TRANSCRIPT:
+        return f"Transcript: `{rel}`, what the client writes to the server's stdin, one message per line."
+    if name in ("main.rs", "server.py"):  # a rustc example, a cargo project's src/main.rs, or Python
+        action = "runs" if name.endswith(".py") else "compiles and runs"
+        return f"Source: `{rel}`, the file CI {action} against the example's transcript."
+    return f"From `{rel}`, part of the example that CI builds and runs."
+
+
+def language_for(path: Path, content: str) -> str:
+    lang = LANGUAGES.get(path.suffix, "text")
+    if lang == "json":
+        for line in content.splitlines():
+            try:
+                json.loads(line)
+            except ValueError:
+                return "text"  # an answer key that shows a broken line: json highlighting would mark it red
+    return lang
+
+
+def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResult:
+    """Compute the page as the tool would write it. `overrides` holds answer keys not yet written."""
+    rel = str(path.relative_to(root))
+    try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
+        old = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise PageError(f"not UTF-8 (byte {exc.start}); pages are UTF-8", file=rel, line=line) from None
+    segments = markers.parse(old, rel)
+    bodies: dict[int, list[str]] = {}
+    blocks = [s for s in segments if isinstance(s, markers.Block)]
+    for block in blocks:
+        if is_conversation(block.target):
+            bodies[block.line] = conversation_body(root, block, rel, overrides)
+            continue
+        source = resolve_target(root, block.target, rel, block.line, overrides)
+        source_rel = str(source.relative_to(root))
+        raw = overrides.get(source.resolve())
+        if raw is None:
+            raw = source.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PageError(f"{source_rel} is not UTF-8 and cannot be shown on a page", file=rel,
+                            line=block.line) from None
+        try:
+            content = markers.extract_region(text, block.region, source_rel)
+        except LookupError:
+            known = ", ".join(markers.regions_of(text)) or "none"
+            raise PageError(f"{source_rel} has no region {block.region!r} (regions: {known}); mark one with "
+                            f"ANCHOR: {block.region} / ANCHOR_END: {block.region}", file=rel,
+                            line=block.line) from None
+        if any(markers.BEGIN.match(l) or markers.END.match(l) for l in content.splitlines()):
+            raise PageError(f"{source_rel} contains a marker line and cannot be pasted", file=rel, line=block.line)
+        title = title_for(source_rel, text, block.region)
+        caption = caption_for(source_rel)
+        bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent,
+                                            line_numbers=block.region is None)
+    stale = [b for b in blocks if b.body != bodies[b.line]]
+    return PageResult(path, rel, old, markers.render(segments, bodies), blocks, stale)
+
+
+def title_for(source_rel: str, source_text: str, region: str | None) -> str:
+    """A whole file is named by its path; a region also by where it sits in the file (anchor lines counted)."""
+    if region is None:
+        return source_rel
+    first, last = markers.region_lines(source_text, region)
+    lines = f"line {first}" if first == last else f"lines {first}\u2013{last}"
+    return f"{source_rel}, {lines} (region {region})"
+
+
+def is_conversation(target: str) -> bool:
+    parts = PurePosixPath(target.split("#", 1)[0]).parts
+    return len(parts) == 2 and parts[1] == CONVERSATION
+
+
+def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+    """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
+    written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
+    from . import conversation_view as exchanges, run_here as browser  # only a page being pasted needs them, not one the page cache vouches for
+
+    name = PurePosixPath(block.path).parts[0]
+    folder = root / "examples" / name
+    lines = _line_range(block, name, page)
+    if not model.NAME_PATTERN.match(name) or not folder.is_dir():
+        raise PageError(f"marker names the conversation of example {name!r}, but there is no folder "
+                        f"examples/{name}", file=page, line=block.line)
+    config_rel = f"examples/{name}/{model.CONFIG}"
+    try:
+        config = model.load_config(folder / model.CONFIG, config_rel)
+    except ConfigError as exc:
+        raise PageError(f"cannot show the conversation of {name}: {exc}", file=page, line=block.line) from None
+    transcript_dir = root / "examples" / (config.transcript_from or name)
+    transcript = transcript_dir / TRANSCRIPT
+    answer_key = folder / ANSWER_KEY
+    resolve_target(root, str(transcript.relative_to(root / "examples")), page, block.line)  # inside examples/
+    key_bytes = overrides.get(answer_key.resolve())
+    if key_bytes is None:
+        if not answer_key.is_file():
+            raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
+                            f"tool without --check to write it", file=page, line=block.line)
+        key_bytes = answer_key.read_bytes()
+    lane = None
+    if config.stderr_lane is not None:  # the stderr lane: the file about to be written, else the checked-in one
+        stderr_file = folder / model.STDERR_LANE
+        data = overrides.get(stderr_file.resolve())
+        if data is None and stderr_file.is_file():
+            data = stderr_file.read_bytes()
+        if data is None:
+            raise PageError(f"marker names the conversation of {name}, whose stderr_lane has no {model.STDERR_LANE} "
+                            f"yet; run the tool without --check to write it", file=page, line=block.line)
+        lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
+    run = browser.browser_run(root, name, config)
+    # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one).
+    runs_here = (name, str(run.server.relative_to(root))) if run is not None and lines is None else None
+    try:
+        return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
+                                str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
+                                stderr=lane, lines=lines, runs_here=runs_here)
+    except exchanges.RangeError as exc:
+        raise PageError(f"{block.target}: {exc}", file=page, line=block.line) from None
+
+
+_RANGE = re.compile(r"^(?P<first>[1-9][0-9]*)(?:-(?P<last>[1-9][0-9]*))?$")
+
+
+def _line_range(block: markers.Block, name: str, page: str) -> tuple[int, int] | None:
+    """`NAME/conversation#7-9` shows the exchanges of transcript lines 7 to 9 (`#7`: line 7 alone), so a page can
+    put each part of a conversation next to the prose about it."""
+    if "#" not in block.target:
+        return None
+    found = _RANGE.match(block.region or "")
+    if not found or int(found["last"] or found["first"]) < int(found["first"]):
+        raise PageError(f"{block.target}: after # a conversation takes transcript lines, such as "
+                        f"{name}/{CONVERSATION}#7-9 or {name}/{CONVERSATION}#3", file=page, line=block.line)
+    return int(found["first"]), int(found["last"] or found["first"])
+
+
+def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:
+    """Names of examples with at least one file pasted somewhere."""
+    names = set()
+    for result in results:
+        for block in result.blocks:
+            parts = PurePosixPath(block.path).parts
+            if parts:
+                names.add(parts[0])
+    return names

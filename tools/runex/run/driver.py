@@ -1,0 +1,42 @@
+"""The seam where a transport plugs into the run stage: a Driver holds one conversation with a built server.
+
+run/example.py builds each implementation, asks its `driver_for` which driver speaks its transport, and hands the driver
+the transcript's lines; the driver starts the server in the sandbox, sends the lines, and returns a RunResult:
+the messages the server wrote, in the order the answer key records them, its stderr, its exit status and, when the
+conversation could not be completed, one sentence saying why. Everything after (twins, the wire check, the answer
+key, the pages) reads RunResults only, so it does not know how the bytes travelled.
+
+Today there is one driver, `stdio.Lockstep`: the server's stdin and stdout, one line at a time, waiting for each
+request's reply. A second transport (Streamable HTTP: the server listens on the sandbox's loopback and each line is
+POSTed) is a second Driver chosen by `driver_for` from the implementation's declaration in example.toml; it records
+the HTTP side of each exchange beside the messages for the wire stage's HTTP rules. Transcripts that do not wait
+for each reply change how a driver paces its writes, not this contract: the accounting of what may be owed when
+(cancelled requests, progress, listen streams) belongs to the wire stage (wire/pairing.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+from .. import sandbox as sandboxing
+from ..wire.transcript import TranscriptLine
+
+STDERR_TAIL_BYTES = 64 << 10  # the most of a server's stderr any driver keeps (its tail)
+
+
+@dataclass
+class RunResult:
+    stdout: bytes  # the messages the server wrote, one per line, as the answer key records them
+    stderr: bytes  # the tail of its stderr
+    returncode: int | None
+    failure: str | None  # None when the conversation completed and the server exited by itself
+    seconds: float
+
+
+class Driver(Protocol):
+    """Holds one conversation: `spec_for(home)` starts the server (home: its writable working directory)."""
+
+    def converse(self, spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptLine], *, timeout: float,
+                 max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult: ...

@@ -1,0 +1,147 @@
+"""Verify one example, stage by stage: its transcript's rules, then each implementation built and run through its
+transport's driver (repeated for determinism), the twins compared, the wire checked, the answer key compared."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .. import sandbox as sandboxing
+from ..answer_key import compare
+from ..build import compile as build
+from ..errors import BuildError, ExampleError
+from ..examples.model import Example, Implementation
+from ..report.outcome import Outcome, Status
+from ..wire import rules
+from ..wire.rules import Problem
+from .driver import Driver
+
+
+def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, repeat: int,
+           validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox | None = None) -> Outcome:
+    started = time.monotonic()
+    outcome = Outcome(example, root, Status.VERIFIED)
+    sandbox = sandbox or sandboxing.Sandbox()
+    try:
+        _verify(root, example, cache, outcome, check=check, repeat=repeat, validator=validator, sandbox=sandbox)
+    except ExampleError as exc:
+        outcome.fail(exc.message, exc.file, exc.line)
+    outcome.seconds = time.monotonic() - started
+    if outcome.status == Status.FAILED:
+        outcome.stdout = None
+    return outcome
+
+
+def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, *, check: bool, repeat: int,
+            validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox) -> None:
+    # Imported here: a run whose every result is cached builds an Outcome but verifies nothing.
+    from ..wire import transcript
+
+    rel_transcript = outcome.rel(example.transcript)
+    lines, found = transcript.read(example.transcript, rel_transcript)
+    transcript_expected = _transcript_stage(example, outcome, lines, found, validator)
+    if transcript_expected is None:
+        return  # a transcript that breaks rules is not fed to a server: fix the transcript first
+    outputs = {}
+    for impl in example.implementations:
+        stdout = _run_stage(root, example, impl, cache, outcome, lines, check=check, repeat=repeat, sandbox=sandbox)
+        if stdout is None:
+            return
+        outputs[impl.name] = stdout
+    stdout = _agreed(outputs, outcome, outcome.rel(example.answer_key))
+    if stdout is None:
+        return
+    _wire_stage(example, outcome, stdout, lines, transcript_expected, validator)
+    if outcome.status == Status.FAILED:
+        return
+    outcome.stdout = stdout
+    compare.record(example, outcome, stdout, check)
+
+
+def driver_for(example: Example, impl: Implementation) -> Driver:
+    """The driver that speaks `impl`'s transport (run/driver.py); every implementation speaks stdio today."""
+    from . import stdio
+
+    return stdio.Lockstep()
+
+
+def _transcript_stage(example: Example, outcome: Outcome, lines, found: list[Problem],
+                      validator: wire.MessageValidator | None) -> list[Problem] | None:
+    """The transcript's own rules: the problems it declares, or None (the outcome failed) when it breaks one."""
+    from ..wire import check as wire
+
+    rel_transcript = outcome.rel(example.transcript)
+    found += wire.check_transcript_schema(lines, rel_transcript, validator)
+    found += wire.check_late_cancels(lines, rel_transcript)
+    sorted_out = rules.match(found, example.config.expected_violations)
+    for problem in sorted_out.unexpected:
+        outcome.fail(str(problem), problem.file, problem.line)
+    return None if sorted_out.unexpected else sorted_out.expected
+
+
+def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines, *,
+               check: bool, repeat: int, sandbox: sandboxing.Sandbox) -> bytes | None:
+    """Build one implementation and hold the conversation `repeat` times through its transport's driver: its
+    stdout, or None (the outcome failed)."""
+    try:
+        built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
+    except BuildError:
+        outcome.compiled.append(impl.name)  # the compiler ran and failed: not a cached build
+        raise
+    if built.compiled:
+        outcome.compiled.append(impl.name)
+    rel_entry = outcome.rel(impl.entry)
+    driver = driver_for(example, impl)
+    runs = []
+    for _ in range(max(1, repeat)):
+        result = driver.converse(lambda home: built.spec(sandbox.enabled, home), lines,
+                                 timeout=example.config.timeout, max_output=example.config.max_output_bytes,
+                                 sandbox=sandbox)
+        outcome.stderr[impl.name] = result.stderr
+        if result.failure is None and result.returncode != example.config.exit_code:
+            result.failure = f"the server exited with status {result.returncode}, expected {example.config.exit_code}"
+        if result.failure is not None:
+            tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
+            shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
+            outcome.fail(f"{rel_entry} ({impl.name}): {result.failure}\n  last lines of stderr:\n{shown}", rel_entry)
+            return None
+        runs.append(result.stdout)
+    for number, other in enumerate(runs[1:], start=2):
+        if other != runs[0]:
+            outcome.fail(f"{rel_entry} ({impl.name}): nondeterministic: run 1 and run {number} wrote different "
+                         f"stdout\n" + compare.diff_bytes(runs[0], other, "run 1", f"run {number}"), rel_entry)
+            return None
+    return runs[0]
+
+
+def _agreed(outputs: dict[str, bytes], outcome: Outcome, rel_key: str) -> bytes | None:
+    """The one stdout every twin wrote, or None (the outcome failed) when two differ."""
+    names = list(outputs)
+    first = outputs[names[0]]
+    for name in names[1:]:
+        if outputs[name] != first:
+            line = compare.first_difference(first, outputs[name])
+            outcome.fail(f"{rel_key}:{line}: twins disagree: {names[0]} and {name} wrote different stdout for the "
+                         f"same transcript; they must match byte for byte\n"
+                         + compare.diff_bytes(first, outputs[name], names[0], name), rel_key, line)
+            return None
+    return first
+
+
+def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transcript_expected: list[Problem],
+                validator: wire.MessageValidator | None) -> None:
+    """The stdout rules over the agreed stdout; a declared violation that did not happen fails too."""
+    from ..wire import check as wire
+
+    found = wire.check_stdout(stdout, lines, outcome.rel(example.answer_key), outcome.rel(example.transcript),
+                              validator)
+    sorted_out = rules.match(found, example.config.expected_violations)
+    vanished = [v for v in sorted_out.vanished
+                if not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
+    for problem in sorted_out.unexpected:
+        outcome.fail(str(problem), problem.file, problem.line)
+    for declared in vanished:
+        rel_config = outcome.rel(example.dir / "example.toml")
+        outcome.fail(f"{rel_config} declares [{declared.rule}] at line {declared.line}, but it did not happen; "
+                     f"fix the example or remove the declaration", rel_config)
+    outcome.expected = transcript_expected + sorted_out.expected
