@@ -127,6 +127,7 @@ def test_check_passes_so_every_example_is_pasted_and_every_block_equals_its_file
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # a whole mkdocs build
 def test_site_builds_strictly(tmp_path: Path):
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from support.repo import ROOT
@@ -41,6 +42,7 @@ def test_make_serve_serves_the_serve_config_and_make_site_does_not():
     assert "mkdocs.serve.yml" not in site
 
 
+@pytest.mark.slow  # a whole mkdocs build
 def test_the_serve_config_builds_strictly(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", "mkdocs.serve.yml",
                            "-d", str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,

@@ -12,6 +12,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from support.repo import ROOT
 
 PAGE = ROOT / "docs/mcp/every-request-stands-alone.md"
@@ -48,6 +50,7 @@ class Log:
             time.sleep(0.1)
 
 
+@pytest.mark.slow  # starts the real `make serve`
 def test_a_hand_edited_block_is_pasted_back_in_one_rebuild():
     original = PAGE.read_bytes()
     begin = original.index(b"<!-- example-begin: stands-alone/conversation -->")

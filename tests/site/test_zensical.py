@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.slow  # builds the site with Zensical and with MkDocs
+
 from support.repo import ROOT, skip_or_fail
 
 import zensical_env

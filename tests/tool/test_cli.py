@@ -391,7 +391,7 @@ def test_serve_an_unknown_example_or_implementation(tmp_path):
 @pytest.mark.parametrize("lang, entry, files", [
     ("python", "server.py", ["server.py"]),
     ("rust", "main.rs", ["main.rs"]),
-    ("cargo", "src/main.rs", ["Cargo.toml", "src"]),
+    pytest.param("cargo", "src/main.rs", ["Cargo.toml", "src"], marks=pytest.mark.slow),  # a cargo build
 ])
 def test_new_creates_an_example_that_passes_check_once_pasted(tmp_path, lang, entry, files):
     if lang != "python":

@@ -342,6 +342,7 @@ def test_a_build_script_sees_no_secret_no_network_no_repository(tmp_path, cargo)
     assert seen_by(root) == "secret=false net=false repo=false home=/tmp"
 
 
+@pytest.mark.slow  # waits out a build time limit
 def test_a_build_script_that_hangs_is_stopped_at_the_time_limit(tmp_path, cargo, monkeypatch):
     token = str(time.monotonic_ns() % 10**9)
     root = cargo_repo(tmp_path, 9, sleep=True, token=token)
