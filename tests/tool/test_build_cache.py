@@ -11,6 +11,7 @@ import pytest
 
 from support.tool_repos import ECHO, forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
 from runex.build import compile as build
+from runex.fsutil import sha256_file
 
 BAD_RUST = '''fn main() {
     let answer: i32 = "forty-two";
@@ -95,7 +96,7 @@ def test_a_corrupted_cached_binary_is_rebuilt_not_trusted(tmp_path, rustc):
     assert proc.returncode == 0, proc.out
     assert note_of(proc.out) == "built rust"
     meta = json.loads((entry / "entry.json").read_text())
-    assert build._sha256(binary) == meta["sha256"]
+    assert sha256_file(binary) == meta["sha256"]
 
 
 def test_a_cache_entry_without_its_record_is_rebuilt(tmp_path, rustc):

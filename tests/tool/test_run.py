@@ -6,9 +6,10 @@ import json
 import re
 import time
 
+import pytest
 
-from support.tool_repos import (example_toml, run_one_server, invoke, jsonl, make_repo, processes_with, py_twin,
-                            req, rust_echo, server)
+from support.tool_repos import (example_toml, invoke, jsonl, make_repo, processes_with, py_twin, req, run_one_server,
+                                rust_echo, server)
 
 KEY = "examples/srv/answer_key.jsonl"
 
@@ -354,6 +355,27 @@ def test_an_implementation_symlinked_out_of_examples_is_refused(tmp_path):
     proc = invoke(root)
     assert proc.returncode == 3, proc.out
     assert "examples/sneaky/server.py: server.py resolves outside examples/" in proc.out
+
+
+@pytest.mark.parametrize("key", ["implementations_from", "transcript_from"])
+def test_a_borrowed_folder_that_resolves_out_of_examples_is_this_examples_error(tmp_path, key):
+    """`--check NAME` for an example whose implementations_from (or transcript_from) names a folder that is a
+    symlink out of examples/ once answered "no example named NAME" (exit 2): the error named the other folder's
+    file, so it was not counted as NAME's. It is NAME's: its example.toml chose the folder."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "server.py").write_text(server())
+    (outside / "transcript.jsonl").write_text(jsonl(req(1)))
+    files = {"example.toml": f'timeout = 5\n{key} = "borrowed"\n'}
+    files.update({"transcript.jsonl": jsonl(req(1))} if key == "implementations_from" else {"server.py": server()})
+    root = make_repo(tmp_path, {"ex": files})
+    (root / "examples/borrowed").symlink_to(outside)
+    proc = invoke(root, "--check", "ex")
+    assert proc.returncode == 3, proc.out
+    assert (f"examples/ex/example.toml:2: {key} = 'borrowed' borrows examples/borrowed/"
+            f"{'server.py' if key == 'implementations_from' else 'transcript.jsonl'}, which resolves outside "
+            f"examples/") in proc.out, proc.out
+    assert "no example named" not in proc.out
 
 
 # --- twins ---------------------------------------------------------------------------------------------------

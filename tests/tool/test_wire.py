@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from support.tool_repos import (META, PARSE_ERROR_LOOP, run_one_server, compact, example_toml, invoke, jsonl, note, req, violation)
+from support.tool_repos import (META, PARSE_ERROR_LOOP, compact, example_toml, invoke, jsonl, note, req, run_one_server,
+                                violation)
 from runex.wire import check as wire
 from runex.wire import transcript
 
@@ -471,3 +472,43 @@ def test_check_stdout_a_lone_surrogate_request_is_owed_exactly_one_reply(tmp_pat
     assert check(reply(1), lines) == [("stdout-missing-reply", TRANSCRIPT, 2)]
     assert check(reply(1) + null + reply(2), lines) == [("stdout-duplicate-reply", KEY, 3)]
     assert check(reply(1) + null + null, lines) == [("stdout-reply-without-request", KEY, 3)]
+
+
+def test_a_run_that_stops_still_reports_every_wire_fault_it_wrote(tmp_path):
+    """Like a compiler, a run reports every problem it finds: a server with four faults (a debug line, a result
+    with an error, a reply to a notification, its last reply under an id of the wrong type) once showed only the
+    hang the last one caused. The hang is reported, then each fault in what the server wrote before it."""
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("id") == 1:
+            print("debug: got request 1", flush=True)
+            answer(msg)
+        elif msg.get("id") == 2:
+            send({"jsonrpc": "2.0", "id": 2, "result": result_for(msg), "error": {"code": 1, "message": "x"}})
+            answer(msg)
+        elif "id" not in msg:
+            send({"jsonrpc": "2.0", "id": 77, "result": {}})
+        else:
+            send({"jsonrpc": "2.0", "id": str(msg["id"]), "result": result_for(msg)})
+    '''
+    root, proc = run_server(tmp_path, body, jsonl(req(1), req(2), note(), req(3)), "timeout = 1\n")
+    assert_failed(root, proc, "no reply with id 3 to transcript line 4 within 1 s",
+                  f"{KEY}:1: [stdout-not-a-message]", f"{KEY}:3: [stdout-result-and-error]",
+                  f"{KEY}:5: [stdout-reply-without-request] response id 77",
+                  f'{KEY}:6: [stdout-reply-without-request] response id "3"')
+    assert proc.out.count("[stdout-") == 4, proc.out
+
+
+def test_a_fault_declared_in_example_toml_is_not_reported_after_a_run_that_stops(tmp_path):
+    body = '''
+    for line in sys.stdin:
+        msg = json.loads(line)
+        print("debug", flush=True)
+        if msg.get("id") == 1:
+            answer(msg)
+    '''
+    toml = "timeout = 1\n" + violation("stdout-not-a-message", 1)
+    root, proc = run_server(tmp_path, body, jsonl(req(1), req(2)), toml)
+    assert_failed(root, proc, "no reply to transcript line 2", f"{KEY}:3: [stdout-not-a-message]")
+    assert f"{KEY}:1:" not in proc.out, proc.out

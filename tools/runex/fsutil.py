@@ -1,9 +1,24 @@
-"""Whole-or-nothing file writes: a reader (or a --check after an interrupted run) sees the old or the new file."""
+"""Files as the tool treats them: written whole or not at all (a reader, or a --check after an interrupted run, sees
+the old or the new file), and hashed by one helper (sha256, hex) wherever a key or a snapshot needs a digest."""
 
 import fcntl
+import hashlib
 import os
 import re
 from pathlib import Path
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path | str) -> str:
+    """The file's sha256, read in blocks (a built binary may be large). Raises OSError."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 # write_atomic's temporary files: ".NAME." + mkstemp's 8 random characters + ".tmp", beside NAME.
 LEFTOVER = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")

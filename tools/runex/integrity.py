@@ -7,11 +7,11 @@ or a page) is a failure of its own, named as such, and nothing is written.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from .errors import ExampleError
+from .fsutil import sha256_bytes
 
 # Folders that are outputs, not inputs: a cargo project's own target/, and temporary files of atomic writes.
 SKIP_PARTS = {"target", "__pycache__"}
@@ -68,7 +68,7 @@ def _digest_of(path: Path | str) -> tuple[str, bytes | None]:
             return "link:" + str(Path(os.readlink(path))), None
         with open(path, "rb") as handle:
             data = handle.read()
-        return hashlib.sha256(data).hexdigest(), data
+        return sha256_bytes(data), data
     except OSError:
         return "unreadable", None
 

@@ -30,6 +30,7 @@ from ..cache import prune as cache_gc
 from .. import sandbox as sandboxing
 from .. import toolchain
 from ..errors import BuildError
+from ..fsutil import sha256_file
 from ..examples.model import ANSWER_KEY, CONFIG, IMPLEMENTATION_FILES, STDERR_LANE, TRANSCRIPT, Implementation
 
 BINARY = "server"
@@ -76,7 +77,7 @@ class Cache:
         try:
             meta = json.loads((entry / META).read_text())
             binary = entry / BINARY
-            sha256 = _sha256(binary)
+            sha256 = sha256_file(binary)
             if sha256 == meta["sha256"]:
                 cache_gc.mark_used(entry)
                 return binary, sha256
@@ -95,7 +96,7 @@ class Cache:
         try:
             produce(staging)
             os.chmod(staging / BINARY, 0o755)
-            (staging / META).write_text(json.dumps({"sha256": _sha256(staging / BINARY)}))
+            (staging / META).write_text(json.dumps({"sha256": sha256_file(staging / BINARY)}))
             final = self.dir / key
             # A good entry may be in use by another run (same key, built at the same time): keep it. --fresh
             # replaces it; lookup() removes a broken one.
@@ -110,14 +111,6 @@ class Cache:
             return final / BINARY
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 WORKSPACE_FILES = ("Cargo.toml", "Cargo.lock")  # what every member of the examples' workspace is built from

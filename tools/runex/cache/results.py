@@ -12,7 +12,6 @@ and CI=true run everything and never read it (they may write it), so CI always r
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -25,7 +24,7 @@ from .. import toolchain
 from ..build import compile as build
 from ..errors import ToolError
 from ..examples.model import Example
-from ..fsutil import write_atomic
+from ..fsutil import sha256_bytes, write_atomic
 from ..wire.rules import Problem
 from . import prune as cache_gc
 
@@ -38,8 +37,7 @@ PIN_FILES = (TOOL_DIR.parent.parent / "requirements.txt", TOOL_DIR.parent.parent
 NOT_CACHEABLE = None  # what a key part returns when the example cannot be keyed yet (a binary not built)
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+digest = sha256_bytes  # the one hashing helper (fsutil.py)
 
 
 def file_digest(path: Path) -> str:

@@ -276,13 +276,22 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
     for impl in impls:
-        _check_inside(root, impl.entry, examples_dir)
-    _check_inside(root, transcript, examples_dir)
+        _check_inside(root, impl.entry, examples_dir, folder, "implementations_from")
+    _check_inside(root, transcript, examples_dir, folder, "transcript_from")
     return Example(folder.name, folder, config, transcript, impls)
 
 
-def _check_inside(root: Path, path: Path, examples_dir: Path) -> None:
-    """No code outside examples/ (`examples_dir`, resolved) is run as an example, whatever symlinks say."""
-    if not path.resolve().is_relative_to(examples_dir):
+def _check_inside(root: Path, path: Path, examples_dir: Path, folder: Path, key: str) -> None:
+    """No code outside examples/ (`examples_dir`, resolved) is run as an example, whatever symlinks say. A file
+    borrowed from another folder (`key` in example.toml) is this example's error, named at that key."""
+    if path.resolve().is_relative_to(examples_dir):
+        return
+    if path.parent == folder:
         raise ConfigError(f"{path.name} resolves outside examples/ ({path.resolve()})",
                           file=str(path.relative_to(root)))
+    config = folder / CONFIG
+    rel_config = str(config.relative_to(root))
+    line = _Located(config.read_text(encoding="utf-8"), rel_config).key(key)
+    raise ConfigError(f"{key} = {path.parent.name!r} borrows {path.relative_to(root)}, which resolves outside "
+                      f"examples/ ({path.resolve()}); no code outside examples/ is run: point {key} at a folder "
+                      f"under examples/, or move the files into this example", file=rel_config, line=line)

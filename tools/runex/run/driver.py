@@ -33,6 +33,7 @@ class RunResult:
     returncode: int | None
     failure: str | None  # None when the conversation completed and the server exited by itself
     seconds: float
+    lines_sent: int | None = None  # how many transcript lines reached the server in full (None: every one)
 
 
 class Driver(Protocol):

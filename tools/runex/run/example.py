@@ -44,7 +44,8 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
         return  # a transcript that breaks rules is not fed to a server: fix the transcript first
     outputs = {}
     for impl in example.implementations:
-        stdout = _run_stage(root, example, impl, cache, outcome, lines, check=check, repeat=repeat, sandbox=sandbox)
+        stdout = _run_stage(root, example, impl, cache, outcome, lines, check=check, repeat=repeat, sandbox=sandbox,
+                            validator=validator)
         if stdout is None:
             return
         outputs[impl.name] = stdout
@@ -80,7 +81,8 @@ def _transcript_stage(example: Example, outcome: Outcome, lines, found: list[Pro
 
 
 def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines, *,
-               check: bool, repeat: int, sandbox: sandboxing.Sandbox) -> bytes | None:
+               check: bool, repeat: int, sandbox: sandboxing.Sandbox,
+               validator: wire.MessageValidator | None) -> bytes | None:
     """Build one implementation and hold the conversation `repeat` times through its transport's driver: its
     stdout, or None (the outcome failed)."""
     try:
@@ -104,6 +106,7 @@ def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.
             tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
             shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
             outcome.fail(f"{rel_entry} ({impl.name}): {result.failure}\n  last lines of stderr:\n{shown}", rel_entry)
+            _wire_stage_cut_short(example, outcome, result, lines, validator)
             return None
         runs.append(result.stdout)
     for number, other in enumerate(runs[1:], start=2):
@@ -126,6 +129,25 @@ def _agreed(outputs: dict[str, bytes], outcome: Outcome, rel_key: str) -> bytes 
                          + compare.diff_bytes(first, outputs[name], names[0], name), rel_key, line)
             return None
     return first
+
+
+# After a run that stopped, these rules say what the failure said already (the reply it waited for) or what stopping
+# the server did (a line cut in half); the rest of what the server wrote is still checked, as a compiler goes on.
+_SAID_BY_THE_FAILURE = {"stdout-missing-reply", "stdout-unterminated-line"}
+
+
+def _wire_stage_cut_short(example: Example, outcome: Outcome, result, lines, validator) -> None:
+    """The wire rules over what a failed run wrote before it stopped: every other fault is reported with it."""
+    from ..wire import check as wire
+
+    if (result.failure or "").startswith("flood:"):
+        return  # megabytes of output cut at a limit: the flood is the fault
+    sent = lines if result.lines_sent is None else lines[:result.lines_sent]
+    found = wire.check_stdout(result.stdout, sent, outcome.rel(example.answer_key), outcome.rel(example.transcript),
+                              validator)
+    found = [p for p in found if p.rule not in _SAID_BY_THE_FAILURE]
+    for problem in rules.match(found, example.config.expected_violations).unexpected:
+        outcome.fail(str(problem), problem.file, problem.line)
 
 
 def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transcript_expected: list[Problem],

@@ -34,6 +34,7 @@ class _Pipes:
         self.stdout_eof = False
         self.flooded = False
         self._scanned = 0  # stdout bytes already split into lines
+        self.sent = 0  # transcript lines written in full
         # Ids of the responses seen and not yet matched to a transcript line (None for a null id). A multiset, not
         # a position in a list: a reply that arrives early (even before its request was written) is still found,
         # so the verdict never depends on timing.
@@ -129,7 +130,7 @@ def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptL
                 except OSError:
                     pass
         return RunResult(bytes(pipes.stdout), bytes(pipes.stderr), _status(proc), failure,
-                         time.monotonic() - started)
+                         time.monotonic() - started, lines_sent=pipes.sent)
 
 
 def _status(proc: subprocess.Popen) -> int | None:
@@ -152,6 +153,7 @@ def _feed(proc: subprocess.Popen, pipes: _Pipes, lines: list[TranscriptLine], ti
             return _flood_message(pipes) if pipes.flooded else (
                 f"hang: the server stopped reading its stdin; transcript line {line.number} could not be "
                 f"written within {timeout:g} s")
+        pipes.sent += 1
         if not line.expects_reply:
             continue
         # A declared lone-surrogate request may be answered under its id or, by a parser that refuses the line,
