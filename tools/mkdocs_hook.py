@@ -177,8 +177,9 @@ def tool_source_digest() -> str:
 
 
 def _tool():
-    """runex.cli (runex.pipeline is cli.pipeline), imported again whenever the tool's source changed since it was imported: an edit to
-    tools/runex/ while serving takes effect on the next rebuild, as it did when the hook ran a subprocess."""
+    """runex.cli (runex.pipeline is cli.pipeline), imported again whenever the tool's source changed since it was
+    imported: an edit to tools/runex/ while serving takes effect on the next rebuild, as it did when the hook ran a
+    subprocess."""
     source = tool_source_digest()
     if str(TOOLS) not in sys.path:
         sys.path.insert(0, str(TOOLS))

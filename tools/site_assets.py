@@ -5,7 +5,8 @@
   the lock file. No package wheels: the twins use the standard library only.
 - examples/NAME/: for each example with a stdlib-only Python twin (tools/runex/paste/run_here.py), its server.py,
   transcript.jsonl and answer_key.jsonl, byte for byte the files `run_examples.py --check` verifies.
-- runex/: the tool's own wire package (tools/runex/wire/), so the browser reports a wire problem in the tool's own words.
+- runex/: the tool's own wire package (tools/runex/wire/), so the browser reports a wire problem in the tool's own
+  words.
 - manifest.json: what was copied, which the page's script reads.
 
 The folder is rebuilt whole each time (written next to it, then renamed into place), so a removed example leaves
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+from runex.environment import in_ci  # noqa: E402
 from runex.paste import run_here  # noqa: E402
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     if not have_pyodide:
         print(f"site_assets: node_modules/pyodide is missing, so the 'Run it here' buttons cannot start Python; "
               f"fix: {FIX}", file=sys.stderr)
-        if os.environ.get("CI") == "true":  # never publish or test a site whose buttons cannot work
+        if in_ci():  # never publish or test a site whose buttons cannot work
             return 1
     else:
         print(f"site_assets: {target.relative_to(args.root.resolve())} ready")

@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from support.repo import ROOT
+from support.repo import IN_CI, ROOT
 from runex.paste import markers, pages  # the tool's own marker parser, region extractor and titles
 
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
@@ -61,7 +61,7 @@ def skip_module_without_browser() -> None:
     """Outside CI, a module of browser tests skips whole when there is no browser: one line in the summary for
     the folder, not one per test. In CI (CI=true) nothing is skipped here; the fixtures then fail every test."""
     executable, reason = find_chromium()
-    if executable is None and os.environ.get("CI") != "true":
+    if executable is None and not IN_CI:
         import pytest
 
         pytest.skip(reason, allow_module_level=True)

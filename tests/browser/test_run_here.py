@@ -8,13 +8,14 @@ Pyodide's files come from `npm ci` (node_modules/pyodide); without them these te
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlsplit
 
 import pytest
 
 from .checks import new_context
 from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
+
+from support.repo import skip_or_fail
 
 from runex.paste import run_here as browser
 from runex.wire import transcript
@@ -47,9 +48,7 @@ SHOWN = _conversation_pages()
 def pyodide_installed():
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm").is_file():
         reason = f"'Run it here' needs node_modules/pyodide, which is missing; fix: {NPM_FIX}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"required in CI: {reason}", pytrace=False)
-        pytest.skip(reason)
+        skip_or_fail(reason)
 
 
 class Requests:

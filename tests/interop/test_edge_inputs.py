@@ -17,7 +17,6 @@ import copy
 import json
 import os
 import subprocess
-import sys
 import time
 
 import pytest

@@ -13,22 +13,16 @@ one that violation causes.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from support import interop_client as ic
 from support.interop_cases import ROOT, case_id, cases, entry, listing
+from support.repo import skip_or_fail
 
 pytestmark = [pytest.mark.interop, pytest.mark.slow]
 CASES = cases()
-
-
-def _skip_or_fail(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"required in CI: {reason}")
-    pytest.skip(reason)
 
 
 def _require_built(impl: dict) -> None:
@@ -36,7 +30,7 @@ def _require_built(impl: dict) -> None:
     if error is None:
         return
     if "needed" in error and ("rustc" in error or "cargo" in error):
-        _skip_or_fail(error)
+        skip_or_fail(error)
     pytest.fail(f"{impl['entry']} does not build, so no client can talk to it:\n{error}")
 
 

@@ -1,4 +1,4 @@
-"""The strict validator (tools/runex/schema/validator.py) on single messages: each finding names the field that is wrong."""
+"""The strict validator (tools/runex/schema/) on single messages: each finding names the field that is wrong."""
 
 from __future__ import annotations
 

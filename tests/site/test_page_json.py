@@ -8,7 +8,7 @@ declares on purpose exempted. Everything else in a ```json (or ```jsonl) fence i
 * The body of a json fence is one JSON document (a message pretty-printed over several lines), or else one document per line
   (compact messages, as on the wire), or else several documents one after another. A block that is none of these
   fails: a reader copies what a page labels JSON.
-* A document with "jsonrpc" is an MCP message and is validated with the official schema (runex/schema/validator.py, built on
+* A document with "jsonrpc" is an MCP message and is validated with the official schema (runex/schema/, built on
   mcp_types.methods): a request with validate_client_request, a notification against the client and server
   notifications, a result with validate_server_result, an error for its shape and its code. An array of messages
   fails (MCP has no batching). A document without "jsonrpc" (an editor's {"mcpServers": ...}, an input schema, a

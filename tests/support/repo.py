@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from runex.environment import in_ci
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "run_examples.py"
-IN_CI = os.environ.get("CI") == "true"
+IN_CI = in_ci()  # the tool's own test of CI=true (tools/runex/environment.py)
 
 
 def skip_or_fail(reason: str) -> None:

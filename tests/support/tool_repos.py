@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, page, req, rust_echo, snapshot,
-                           temp_files)
+                                temp_files)
 from runex import fsutil
 
 

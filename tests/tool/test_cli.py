@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, note, page, req, require, server, snapshot,
-                           status_lines, tool, violation, write)
+                                status_lines, tool, violation, write)
 
 FIX = "Update answer keys and pages with: .venv/bin/python tools/run_examples.py"
 

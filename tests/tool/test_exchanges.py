@@ -12,7 +12,8 @@ import re
 import markdown
 import pytest
 
-from support.tool_repos import ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server, violation
+from support.tool_repos import (ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server,
+                                violation)
 from runex.paste import conversation_view as exchanges
 from runex.paste import markers, pages
 from runex.wire.rules import ExpectedViolation

@@ -111,3 +111,24 @@ def test_the_wire_package_imports_alone_as_the_browser_loads_it(tmp_path):
     rules, modules = done.stdout.splitlines()
     assert rules == "['stdout-not-a-message', 'stdout-missing-reply']"
     assert all(m == "runex" or m.startswith("runex.wire") for m in eval(modules)), modules
+
+
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+
+def test_every_module_and_function_is_short_enough_to_hold_in_your_head():
+    too_long = []
+    for path in sorted(RUNEX.rglob("*.py")):
+        if "templates" in path.parts:
+            continue
+        source = path.read_text(encoding="utf-8")
+        rel = path.relative_to(RUNEX)
+        if len(source.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{rel}: {len(source.splitlines())} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{rel}:{node.lineno}: {node.name} is {length} lines")
+    assert not too_long, "split these (modules at most 400 lines, functions at most 60):\n" + "\n".join(too_long)

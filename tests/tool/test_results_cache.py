@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from support.tool_repos import (ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
-                            rust_echo, server)
+                                rust_echo, server)
 from runex.build import compile as build
 from runex.cache import results as results_cache
 from runex.examples import model

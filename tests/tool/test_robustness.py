@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from support.tool_repos import (META, compact, example_toml, invoke, jsonl, make_repo, page, req, run_one_server, server,
-                            violation)
+from support.tool_repos import (META, compact, example_toml, invoke, jsonl, make_repo, page, req, run_one_server,
+                                server, violation)
 
 KEY = "examples/srv/answer_key.jsonl"
 

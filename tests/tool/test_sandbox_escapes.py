@@ -19,7 +19,7 @@ import pytest
 from runex.build import compile as build
 
 from support.tool_repos import (invoke, jsonl, make_repo, page, processes_with, req, server, snapshot,
-                            skip_or_fail)
+                                skip_or_fail)
 
 KEY = "examples/srv/answer_key.jsonl"
 

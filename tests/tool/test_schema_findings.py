@@ -92,12 +92,16 @@ def test_a_finding_is_asked_once_then_read(tmp_path):
 
 
 def change_source(monkeypatch, tmp_path):
+    """The judge's files, copied as they are, then one line added to one of them."""
     copies = []
     for source in schema_findings.SOURCES:
-        copies.append(tmp_path / "judge" / source.name)
-        copies[-1].parent.mkdir(exist_ok=True)
-        copies[-1].write_bytes(source.read_bytes() + b"\n# edited\n")
+        copies.append(tmp_path / "judge" / source.parent.name / source.name)
+        copies[-1].parent.mkdir(parents=True, exist_ok=True)
+        copies[-1].write_bytes(source.read_bytes())
     monkeypatch.setattr(schema_findings, "SOURCES", tuple(copies))
+    before = schema_findings.fingerprint()
+    copies[0].write_bytes(copies[0].read_bytes() + b"\n# edited\n")
+    assert schema_findings.fingerprint() != before
 
 
 def change_package(name):

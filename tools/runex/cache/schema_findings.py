@@ -24,8 +24,8 @@ from ..wire.check import MessageValidator
 FORMAT = 1  # bump when the file's layout or the meaning of a finding changes
 RUNEX = Path(__file__).resolve().parent.parent
 FOLDER = "schema-findings"  # under .cache/run_examples/: one small file per judge, kept (cache/prune.py leaves it)
-# The judge's own code: the validator and the protocol facts it reads.
-SOURCES = (RUNEX / "schema" / "validator.py", RUNEX / "wire" / "protocol.py")
+# The judge's own code: the schema package and the protocol facts it reads.
+SOURCES = (*sorted((RUNEX / "schema").glob("*.py")), RUNEX / "wire" / "protocol.py")
 # What the validator runs on: the schema's package and the library that validates with it.
 DISTRIBUTIONS = ("mcp-types", "pydantic", "pydantic-core")
 
@@ -40,7 +40,8 @@ def _version(distribution: str) -> str:
 # The key, in order: (name, what it covers, how it is computed). Add to this list, never around it.
 KEY_PARTS: tuple[tuple[str, str, Callable[[], object]], ...] = (
     ("format", "the file's layout (FORMAT)", lambda: FORMAT),
-    ("judge", "schema/validator.py and wire/protocol.py", lambda: [[p.name, sha256_file(p)] for p in SOURCES]),
+    ("judge", "every file of schema/ and wire/protocol.py",
+     lambda: [[f"{p.parent.name}/{p.name}", sha256_file(p)] for p in SOURCES]),
     ("packages", "the installed mcp-types, pydantic and pydantic-core",
      lambda: [[d, _version(d)] for d in DISTRIBUTIONS]),
     ("interpreter", "sys.version", lambda: sys.version),

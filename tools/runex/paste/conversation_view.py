@@ -25,107 +25,11 @@ from functools import cached_property
 
 from ..wire.rules import RULES, ExpectedViolation
 from ..wire.pairing import Ledger
+from .pretty import META_HOLDER, meta_of, parse_keep_text, pretty, pretty_value
 from ..wire.protocol import id_key, valid_id
 from ..wire.transcript import classify
 
 LONG = 12  # pretty lines per side above which an exchange is cut to its first 10 (extra.css) with "show all"
-
-
-# ---------------------------------------------------------------- pretty-printing, numbers kept as written
-
-class _Number(str):
-    """A JSON number's text as written on the wire (1.0 stays 1.0, 1e3 stays 1e3)."""
-
-
-class _Object(list):
-    """A JSON object as its (key, value) pairs in wire order; duplicate keys stay as sent."""
-
-
-def _parse_keep_text(text: str):
-    return json.loads(text, object_pairs_hook=_Object, parse_int=_Number, parse_float=_Number,
-                      parse_constant=_Number)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _string(value: str) -> str:
-    # A lone surrogate ("\ud800" on the wire) cannot be written as a character to a UTF-8 page: keep its escape.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
-
-
-INLINE_WIDTH = 40  # a small object or array that fits in this many columns (indent included) stays on one line
-
-
-def _inline(value) -> str:
-    """One line, with a space after each comma and colon: how a reader writes a small object by hand."""
-    if isinstance(value, _Object):
-        return "{" + ", ".join(f"{_string(k)}: {_inline(v)}" for k, v in value) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_inline(v) for v in value) + "]"
-    return _pretty(value)
-
-
-def _pretty(value, indent: str = "", key_width: int = 0) -> str:
-    """2-space indent; an object or array short enough for the narrow column stays on one line (`"arguments":
-    {"a": 2, "b": 3}`), so the lines that differ between exchanges are not pushed below the cut."""
-    inner = indent + "  "
-    if isinstance(value, (_Number, _Elided)):
-        return str(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, (_Object, list)) and value:
-        flat = _inline(value)
-        if len(indent) + key_width + len(flat) <= INLINE_WIDTH:
-            return flat
-    if isinstance(value, _Object):
-        if not value:
-            return "{}"
-        return "{\n" + ",\n".join(f"{inner}{_string(k)}: {_pretty(v, inner, len(_string(k)) + 2)}"
-                                   for k, v in value) + f"\n{indent}}}"
-    if isinstance(value, list):
-        if not value:
-            return "[]"
-        return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + f"\n{indent}]"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return "null"
-
-
-class _Elided(str):
-    """A value left out of the pretty form (the raw line under it has it in full)."""
-
-
-META_HOLDER = {"transcript": "params", "answer key": "result"}  # whose _meta repeats: a request's, a reply's
-
-
-def _body(message, holder: str):
-    """`params` of a request or `result` of a reply, read with `_parse_keep_text`, or None."""
-    if not isinstance(message, _Object):
-        return None
-    body = next((v for k, v in message if k == holder), None)
-    return body if isinstance(body, _Object) else None
-
-
-def _meta_of(message, holder: str):
-    body = _body(message, holder)
-    return None if body is None else next((v for k, v in body if k == "_meta"), None)
-
-
-def pretty(text: str, elide_meta: str | None = None) -> str | None:
-    """The message pretty-printed, or None when the line is not JSON. With `elide_meta` ("params" or "result"),
-    that member's `_meta` shows as `{…}`: every request repeats the same eight lines of `params._meta` and every
-    reply the same `serverInfo`, which would bury the lines that differ."""
-    try:
-        message = _parse_keep_text(text)
-    except ValueError:
-        return None
-    body = _body(message, elide_meta) if elide_meta else None
-    if body is not None:
-        body[:] = [(k, _Elided("{…}") if k == "_meta" else v) for k, v in body]
-    return _pretty(message)
 
 
 # ---------------------------------------------------------------- the lines of both files
@@ -389,14 +293,14 @@ def _mark_repeated_meta(lines: list[Line], kind: str) -> None:
         if line.kind != kind:
             continue
         try:
-            meta = _meta_of(_parse_keep_text(line.raw), META_HOLDER[line.file])
+            meta = meta_of(parse_keep_text(line.raw), META_HOLDER[line.file])
         except ValueError:
             continue
         if meta is None:
             continue
         if first is None:
-            first = (_pretty(meta), line.number)
-        elif _pretty(meta) == first[0]:
+            first = (pretty_value(meta), line.number)
+        elif pretty_value(meta) == first[0]:
             line.meta_as_in = first[1]
 
 

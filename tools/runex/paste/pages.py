@@ -131,7 +131,9 @@ def is_conversation(target: str) -> bool:
 def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
     """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
     written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
-    from . import conversation_view as exchanges, run_here as browser  # only a page being pasted needs them, not one the page cache vouches for
+    # Only a page being pasted needs these, not one the page cache vouches for.
+    from . import conversation_view as exchanges
+    from . import run_here as browser
 
     name = PurePosixPath(block.path).parts[0]
     folder = root / "examples" / name

@@ -30,14 +30,13 @@ mcp_types is imported once, when `load_validator()` first runs (about 0.4 s), an
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 from types import UnionType
 from typing import Any, get_args
 
 from ..errors import EXIT_USAGE, ToolError
-from ..wire.protocol import PROTOCOL_VERSION, REQUIRED_META_KEYS, SERVER_INFO_KEY, valid_id
+from ..wire.protocol import PROTOCOL_VERSION, valid_id
+from .findings import all_models, check_server_info, finding, is_int, prune_errors, show, structural
 
 PINNED_MCP_TYPES = "2.3.0"
 RESULT_TYPES = ("complete", "input_required")
@@ -117,7 +116,7 @@ class SchemaValidator:
                     self._interim[method] = arm
                 else:
                     self._final[method] = arm
-        self._class_names = {arm.__name__ for arm in _all_models(methods)}
+        self._class_names = {arm.__name__ for arm in all_models(methods)}
 
     # ---- wire.MessageValidator -------------------------------------------------------------------------------
 
@@ -130,10 +129,10 @@ class SchemaValidator:
             return [f"the {v} schema defines no result for {method!r}; a server answers a method it does not "
                     f"know with error -32601 (Method not found)"]
         if not isinstance(result, dict):
-            return [f"result must be a JSON object, got {_show(result)}"]
+            return [f"result must be a JSON object, got {show(result)}"]
         result_type = result.get("resultType")
         if isinstance(result_type, str) and result_type not in RESULT_TYPES:
-            return [f"resultType {_show(result_type)} is not a {v} result type (\"complete\" or "
+            return [f"resultType {show(result_type)} is not a {v} result type (\"complete\" or "
                     f"\"input_required\"); a client must treat it as invalid"]
         interim = result_type == "input_required"
         if interim and method not in self._interim:
@@ -145,7 +144,7 @@ class SchemaValidator:
                                   lambda: self._adapter(arm).validate_python(result, strict=True, by_name=False))
         if interim and not findings and "inputRequests" not in result and "requestState" not in result:
             findings.append("an input_required result needs inputRequests or requestState (at least one)")
-        findings += _check_server_info(result.get("_meta"))
+        findings += check_server_info(result.get("_meta"))
         return findings
 
     def check_error(self, error: object) -> list[str]:
@@ -156,18 +155,18 @@ class SchemaValidator:
         -32021 needs data.requiredCapabilities (an object).
         """
         if not isinstance(error, dict):
-            return [f"error must be a JSON object, got {_show(error)}"]
+            return [f"error must be a JSON object, got {show(error)}"]
         findings = []
         code = error.get("code")
         if "code" not in error:
             findings.append("code missing")
-        elif not _is_int(code):
-            findings.append(f"code must be an integer, got {_show(code)}")
+        elif not is_int(code):
+            findings.append(f"code must be an integer, got {show(code)}")
         if "message" not in error:
             findings.append("message missing")
         elif not isinstance(error["message"], str):
-            findings.append(f"message must be a string, got {_show(error['message'])}")
-        if not _is_int(code):
+            findings.append(f"message must be a string, got {show(error['message'])}")
+        if not is_int(code):
             return findings
         data = error.get("data")
         if code in RETIRED_CODES:
@@ -176,7 +175,7 @@ class SchemaValidator:
             findings.append(f"code {code} is in -32020..-32099, reserved for the MCP spec, which defines only "
                             f"-32020, -32021 and -32022 there")
         elif code in (-32021, -32022) and "data" in error and not isinstance(data, dict):
-            findings.append(f"data must be an object, got {_show(data)}")
+            findings.append(f"data must be an object, got {show(data)}")
         elif code == -32022:
             if not isinstance(data, dict):
                 findings.append("data missing: -32022 carries data {\"supported\": [...], \"requested\": \"...\"}")
@@ -185,11 +184,11 @@ class SchemaValidator:
                 if "supported" not in data:
                     findings.append("data.supported missing")
                 elif not (isinstance(supported, list) and all(isinstance(s, str) for s in supported)):
-                    findings.append(f"data.supported must be a list of version strings, got {_show(supported)}")
+                    findings.append(f"data.supported must be a list of version strings, got {show(supported)}")
                 if "requested" not in data:
                     findings.append("data.requested missing")
                 elif not isinstance(requested, str):
-                    findings.append(f"data.requested must be a string, got {_show(requested)}")
+                    findings.append(f"data.requested must be a string, got {show(requested)}")
         elif code == -32021:
             if not isinstance(data, dict):
                 findings.append("data missing: -32021 carries data {\"requiredCapabilities\": {...}}")
@@ -197,7 +196,7 @@ class SchemaValidator:
                 findings.append("data.requiredCapabilities missing")
             elif not isinstance(data["requiredCapabilities"], dict):
                 findings.append(f"data.requiredCapabilities must be an object, "
-                                f"got {_show(data['requiredCapabilities'])}")
+                                f"got {show(data['requiredCapabilities'])}")
         return findings
 
     # ---- beyond the protocol: notifications and whole messages (for pages) --------------------------------
@@ -224,10 +223,10 @@ class SchemaValidator:
     def check_message(self, message: object, request_method: str | None = None) -> list[str]:
         """One whole JSON-RPC message, envelope included; `request_method` names the request a result answers."""
         if not isinstance(message, dict):
-            return [f"a message is one JSON object, got {_show(message)}"]
+            return [f"a message is one JSON object, got {show(message)}"]
         findings = []
         if message.get("jsonrpc") != "2.0":
-            findings.append(f"jsonrpc must be \"2.0\", got {_show(message.get('jsonrpc'))}")
+            findings.append(f"jsonrpc must be \"2.0\", got {show(message.get('jsonrpc'))}")
         if "_meta" in message:
             findings.append("_meta sits beside params; it belongs inside them, as params._meta")
         if "method" in message:
@@ -238,10 +237,10 @@ class SchemaValidator:
             findings += [f"unexpected member {key!r} in a {'request' if is_request else 'notification'}"
                          for key in sorted(set(message) - allowed)]
             if not isinstance(method, str):
-                return findings + [f"method must be a string, got {_show(method)}"]
+                return findings + [f"method must be a string, got {show(method)}"]
             if is_request:
                 if not valid_id(message["id"]):
-                    findings.append(f"id must be a string or an integer, got {_show(message['id'])}")
+                    findings.append(f"id must be a string or an integer, got {show(message['id'])}")
                 return findings + [f"{method} request: {f}"
                                    for f in self._request(method, message.get("params"), leave_structural=False)]
             return findings + [f"{method} notification: {f}"
@@ -255,10 +254,10 @@ class SchemaValidator:
         reply_id = message.get("id")
         if has_error:
             if not (reply_id is None or valid_id(reply_id)):
-                findings.append(f"id must be a string, an integer or null, got {_show(reply_id)}")
+                findings.append(f"id must be a string, an integer or null, got {show(reply_id)}")
             return findings + [f"error: {f}" for f in self.check_error(message["error"])]
         if not valid_id(reply_id):
-            findings.append(f"a result's id must be the request's string or integer id, got {_show(reply_id)}")
+            findings.append(f"a result's id must be the request's string or integer id, got {show(reply_id)}")
         if request_method is None:
             return findings + ["cannot tell which request this result answers"]
         return findings + [f"{request_method} result: {f}" for f in self.check_result(request_method,
@@ -282,7 +281,7 @@ class SchemaValidator:
             body["params"] = params
         findings = self._validate(lambda: methods.validate_client_request(method, v, params),
                                   lambda: surface.model_validate(body, strict=True, by_name=False),
-                                  skip=_structural if leave_structural else None)
+                                  skip=structural if leave_structural else None)
         return findings
 
     def _adapter(self, model: type):
@@ -299,10 +298,10 @@ class SchemaValidator:
             try:
                 attempt()
             except self._validation_error as exc:
-                errors = _prune(exc.errors(include_url=False), self._class_names)
+                errors = prune_errors(exc.errors(include_url=False), self._class_names)
                 if skip is not None:
                     errors = [e for e in errors if not skip(e)]
-                findings = list(dict.fromkeys(_finding(e) for e in errors))
+                findings = list(dict.fromkeys(finding(e) for e in errors))
                 if findings:
                     return findings
                 # Only faults another rule owns: the strict pass below may still find something else.
@@ -310,137 +309,3 @@ class SchemaValidator:
 
 
 # ---- helpers ----------------------------------------------------------------------------------------------------
-
-
-def _all_models(methods) -> set[type]:
-    """Every pydantic model class reachable from the 2026-07-28 maps (their names tag union arms in error locs)."""
-    import mcp_types._v2026_07_28 as generated  # internal, but only to learn class names for readable paths
-
-    return {obj for obj in vars(generated).values() if isinstance(obj, type) and hasattr(obj, "model_fields")}
-
-
-_PRIMITIVE_TAGS = {"str", "int", "float", "bool", "none", "list", "dict", "tuple", "set"}
-
-
-def _is_tag(segment: object, class_names: set[str]) -> bool:
-    """pydantic names each arm of a union in an error's loc: a model's class name, or e.g. 'str', 'list[...]'."""
-    return isinstance(segment, str) and (segment in class_names or segment in _PRIMITIVE_TAGS
-                                         or bool(re.match(r"^[a-z-]+\[", segment)))
-
-
-def _prune(errors: list[dict], class_names: set[str], depth: int = 0) -> list[dict]:
-    """Keep, at each union, only the arm the value was meant to be, and drop the arm tags from the locs.
-
-    An arm whose own discriminator (a direct literal field such as "type") failed was not meant; among the rest the
-    arm with the fewest errors wins. When every arm fails on the same discriminator, one finding says which values
-    that field may take.
-    """
-    kept, plain, arms = [], {}, {}
-    for error in errors:
-        loc = error["loc"]
-        if len(loc) <= depth:
-            kept.append(error)
-        elif _is_tag(loc[depth], class_names):
-            arms.setdefault(loc[depth], []).append(error)
-        else:
-            plain.setdefault(loc[depth], []).append(error)
-    for group in plain.values():
-        kept += _prune(group, class_names, depth + 1)
-    if arms:
-        def discriminator_failed(tag, group):
-            return [e for e in group if len(e["loc"]) == depth + 2 and e["type"] == "literal_error"]
-
-        meant = {tag: group for tag, group in arms.items() if not discriminator_failed(tag, group)}
-        if meant:
-            best = min(meant.values(), key=len)
-            ties = [g for g in meant.values() if len(g) == len(best)]
-            chosen = [_untag(e, depth) for e in best]
-            if len(ties) > 1 and all(len(g) == 1 and g[0]["type"] == "missing" and len(g[0]["loc"]) == depth + 2
-                                     for g in ties):
-                names = " or ".join(dict.fromkeys(str(g[0]["loc"][-1]) for g in ties))
-                chosen = [dict(chosen[0], loc=chosen[0]["loc"][:-1] + (names,))]
-            kept += _prune(chosen, class_names, depth)
-        else:
-            fields = {e["loc"][depth + 1] for g in arms.values() for e in discriminator_failed(None, g)}
-            if len(fields) == 1:
-                field = fields.pop()
-                first = discriminator_failed(None, next(iter(arms.values())))[0]
-                expected = [str(e.get("ctx", {}).get("expected", "")) for g in arms.values()
-                            for e in discriminator_failed(None, g)]
-                kept.append({"type": "literal_error", "loc": first["loc"][:depth] + (field,),
-                             "msg": "Input should be " + " or ".join(dict.fromkeys(expected)),
-                             "input": first.get("input")})
-            else:
-                best = min(arms.values(), key=len)
-                kept += _prune([_untag(e, depth) for e in best], class_names, depth)
-    return kept
-
-
-def _untag(error: dict, depth: int) -> dict:
-    loc = error["loc"]
-    return dict(error, loc=loc[:depth] + loc[depth + 1:])
-
-
-def _structural(error: dict) -> bool:
-    """Faults the transcript-* rules of transcript.py report already (params, params._meta, required keys)."""
-    loc = tuple(error["loc"])
-    return (loc == ("params",) or loc == ("params", "_meta")
-            or (len(loc) == 3 and loc[:2] == ("params", "_meta") and loc[2] in REQUIRED_META_KEYS
-                and error["type"] == "missing"))
-
-
-def _path(loc: tuple) -> str:
-    out = ""
-    for segment in loc:
-        if isinstance(segment, int):
-            out += f"[{segment}]"
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*( or [A-Za-z_][A-Za-z0-9_]*)*", str(segment)):
-            out += ("." if out else "") + str(segment)
-        else:
-            out += f"[{json.dumps(segment, ensure_ascii=False)}]"
-    return out
-
-
-def _finding(error: dict) -> str:
-    path = _path(tuple(error["loc"]))
-    if error["type"] == "missing":
-        return f"{path} missing" if path else "missing"
-    text = error["msg"]
-    if "input" in error and error["type"] not in ("model_type", "dict_type", "model_attributes_type"):
-        text += f" (got {_show(error['input'])})"
-    elif "input" in error:
-        text += f" (got {_kind(error['input'])})"
-    return f"{path}: {text}" if path else text
-
-
-def _check_server_info(meta: object) -> list[str]:
-    if not isinstance(meta, dict) or SERVER_INFO_KEY not in meta:
-        return []
-    info = meta[SERVER_INFO_KEY]
-    where = f'_meta["{SERVER_INFO_KEY}"]'
-    if not isinstance(info, dict):
-        return [f"{where} must be an Implementation object {{name, version}}, got {_show(info)}"]
-    findings = []
-    for key in ("name", "version"):
-        if key not in info:
-            findings.append(f"{where}.{key} missing")
-        elif not isinstance(info[key], str):
-            findings.append(f"{where}.{key} must be a string, got {_show(info[key])}")
-    return findings
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kind(value: object) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number")
-
-
-def _show(value: object, limit: int = 60) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."

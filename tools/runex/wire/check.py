@@ -1,7 +1,7 @@
 """The wire check: every stdout line is one JSON-RPC message, and every request is answered exactly once.
 
-Schema validation of individual messages plugs in through `MessageValidator` (see schema/validator.py); this module knows
-only the JSON-RPC and stdio rules.
+Schema validation of individual messages plugs in through `MessageValidator` (see schema/validator.py); this module
+knows only the JSON-RPC and stdio rules.
 """
 
 from __future__ import annotations
