@@ -8,9 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-# The schema (and its cached findings), the thread pool and the scaffold are imported where used: they are needed
-# only when an example runs, and a local run whose every result is cached should not pay for them.
-from . import commands, pipeline
+# Imported where used, not here: the schema (and its cached findings), the run stage, the thread pool and the other
+# commands are needed only when an example runs or another command is asked for, and a local run whose every result
+# is cached should not pay for them.
+from . import pipeline
 from .environment import default_root
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ToolError, UsageError)
@@ -156,6 +157,8 @@ def exit_code(report: pipeline.Report) -> int:
 
 
 def list_examples(args: argparse.Namespace) -> int:
+    from . import commands
+
     root = (args.root or default_root()).resolve()
     examples, broken = model.discover(root)
     entries = commands.listing(root, examples, with_commands=args.json, unsandboxed=args.unsandboxed)
@@ -173,11 +176,15 @@ def list_examples(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from . import commands
+
     commands.serve((args.root or default_root()).resolve(), args.name, args.impl, args.unsandboxed)
     return EXIT_INTERNAL  # not reached: the server replaced this process
 
 
 def new(args: argparse.Namespace) -> int:
+    from . import commands
+
     root = (args.root or default_root()).resolve()
     folder, example, outcome = commands.new(root, args.name, args.lang, args.unsandboxed)
     Reporter().example(outcome)

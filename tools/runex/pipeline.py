@@ -15,7 +15,6 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from . import integrity, toolchain
 from . import sandbox as sandboxing
@@ -28,9 +27,7 @@ from .errors import ExampleError, PageError, UsageError
 from .examples import model
 from .fsutil import remove_leftovers, write_atomic
 from .paste import pages
-from .paste.keep import keep_blocks_of, pasted_from
 from .report.outcome import Outcome, Status
-from .run.example import verify
 
 
 @dataclass(frozen=True)
@@ -50,25 +47,18 @@ class Options:
         return not (self.fresh or self.repeat > 1 or self.verbose or in_ci())
 
 
-class Listener(Protocol):
-    """Told as the run goes; the Report holds the same facts afterwards."""
+class Listener:
+    """Told as the run goes; the Report holds the same facts afterwards. This one hears nothing; report.text's
+    Reporter prints each event. (A plain class, not a typing.Protocol: a warm run does not import typing.)"""
 
-    def removed(self, rel: str) -> None: ...
-
-    def broken(self, error: ExampleError) -> None: ...
-
-    def example(self, outcome: Outcome) -> None: ...
-
-
-class _Silent:
     def removed(self, rel: str) -> None:
-        pass
+        """A temporary file an interrupted run left was removed."""
 
     def broken(self, error: ExampleError) -> None:
-        pass
+        """An example folder does not load."""
 
     def example(self, outcome: Outcome) -> None:
-        pass
+        """An example finished."""
 
 
 @dataclass
@@ -125,7 +115,7 @@ class Report:
 
 def run(root: Path, options: Options, listener: Listener | None = None) -> Report:
     """The whole pipeline: plan, verify every chosen example, paste every page, settle."""
-    listener = listener or _Silent()
+    listener = listener or Listener()
     planned = plan(root, options, listener)
     outcomes = verify_examples(planned, listener)
     pastes = paste_pages(planned, outcomes)
@@ -149,7 +139,7 @@ def open_sandbox(unsandboxed: bool, check: bool = True) -> sandboxing.Sandbox:
 
 def plan(root: Path, options: Options, listener: Listener | None = None) -> Plan:
     """Stage 1: discover the examples, choose this run's, and open the sandbox, the caches and the snapshot."""
-    listener = listener or _Silent()
+    listener = listener or Listener()
     started = time.monotonic()
     root = root.resolve()
     toolchain.forget()
@@ -207,7 +197,7 @@ def example_of(error: ExampleError) -> str | None:
 
 def verify_examples(planned: Plan, listener: Listener | None = None) -> list[Outcome]:
     """Stage 2: each chosen example's outcome, from the cached results or from a real build and run."""
-    listener = listener or _Silent()
+    listener = listener or Listener()
     for error in planned.broken:
         listener.broken(error)
     outcomes: list[Outcome] = []
@@ -249,6 +239,8 @@ def _cached_outcome(planned: Plan, example: model.Example) -> Outcome | None:
 
 def _verify_all(planned: Plan, examples: list[model.Example], validator):
     """Yield outcomes as examples finish; -j 1 stays in this thread (no pool), which also keeps profiles whole."""
+    from .run.example import verify  # here: a run whose every result is cached runs nothing
+
     options = planned.options
 
     def one(example: model.Example) -> Outcome:
@@ -293,8 +285,15 @@ def paste_pages(planned: Plan, outcomes: list[Outcome]) -> Pastes:
     # A failing example changes none of its files or pages: its blocks stay as they are.
     frozen = {o.example.name for o in outcomes if o.status == Status.FAILED} | \
         {example_of(e) for e in planned.broken}
-    kept = [keep_blocks_of(r, frozen) for r in results]
-    return Pastes(kept, results, errors, unpasted, known)
+    return Pastes(_keep_blocks_of(results, frozen), results, errors, unpasted, known)
+
+
+def _keep_blocks_of(results: list[pages.PageResult], frozen: set[str | None]) -> list[pages.PageResult]:
+    if not frozen:
+        return list(results)
+    from .paste.keep import keep_blocks_of
+
+    return [keep_blocks_of(r, frozen) for r in results]
 
 
 def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
@@ -349,6 +348,8 @@ def _own_writes(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> dict[
     own: dict[str, bytes | None] = {str(build.lock_file(i).relative_to(root)): None for e in planned.chosen
                                     for i in e.implementations if i.name == model.ImplementationKind.CARGO}
     own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
+    from .paste.keep import pasted_from
+
     own.update({r.rel: pasted_from(planned.snapshot.kept.get(r.rel), r) for r in pastes.results})
     return own
 

@@ -33,7 +33,7 @@ from ..paste import markers, pages
 from . import prune as cache_gc
 from .results import digest
 
-FORMAT = 2
+FORMAT = 3
 
 
 class PageCache:
@@ -82,12 +82,16 @@ class PageCache:
             if digest(data) != self.hashes[rel]:
                 return None
             text = data.decode("utf-8")
-            blocks = [s for s in markers.parse(text, rel) if isinstance(s, markers.Block)]
+            pasted = frozenset(entry["pasted"])
+            if not all(isinstance(name, str) for name in pasted):
+                return None
         except (OSError, ValueError, TypeError, KeyError, AttributeError, PageError):
             return None  # absent, damaged, or a page the parser refuses: paste it, and let that say why
         self.hits.add(rel)
         cache_gc.mark_used(entry_path)
-        return pages.PageResult(path, rel, text, text, blocks, [])
+        # Its blocks are parsed only if someone asks (a failed example's blocks are kept back): an up-to-date page
+        # is read, not parsed again; what it pastes was recorded with it.
+        return pages.PageResult(path, rel, text, text, None, [], known_examples=pasted)
 
     def store(self, as_pasted: list[pages.PageResult], written: list[pages.PageResult],
               moved: set[str] = frozenset()) -> None:
@@ -107,7 +111,7 @@ class PageCache:
                 continue
             page = digest(text.encode("utf-8"))
             entry = {"format": FORMAT, "page": result.rel, "sha256": page, "names": names,
-                     "inputs": self.inputs_digest(names)}
+                     "inputs": self.inputs_digest(names), "pasted": sorted(result.examples)}
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 write_atomic(self._entry_path(result.rel, page), json.dumps(entry).encode("utf-8"))

@@ -114,8 +114,11 @@ def tool_digest(ctx: Context) -> str:
 
 def _tool_source(ctx: Context, example: Example | None) -> object:
     def compute():
-        files = sorted(p for p in TOOL_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-        return digest(json.dumps([[str(p.relative_to(TOOL_DIR)), file_digest(p)] for p in files]
+        files = []
+        for folder, subfolders, names in os.walk(TOOL_DIR):
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"]  # bytecode is not source
+            files += [Path(folder, name) for name in names]
+        return digest(json.dumps([[str(p.relative_to(TOOL_DIR)), file_digest(p)] for p in sorted(files)]
                                  + [["run_examples.py", file_digest(TOOL_ENTRY)]]).encode())
     return ctx.once("tool", compute)
 

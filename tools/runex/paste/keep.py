@@ -34,7 +34,7 @@ def keep_blocks_of(result: pages.PageResult, names: set[str]) -> pages.PageResul
     def example_of(block: markers.Block) -> str:
         return block.path.split("/", 1)[0]
 
-    if not names or not any(example_of(b) in names for b in result.blocks):
+    if not names or not result.examples & names:
         return result
     # result.new was pasted from result.old, so both hold the same markers.
     new = rebodied(result.old, result.new, result.rel, lambda block: example_of(block) in names)

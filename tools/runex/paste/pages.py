@@ -23,8 +23,22 @@ class PageResult:
     rel: str
     old: str
     new: str
-    blocks: list[markers.Block] = field(default_factory=list)
+    parsed: list[markers.Block] | None = None  # the blocks; None: parsed from `old` when first asked
     stale: list[markers.Block] = field(default_factory=list)  # blocks whose pasted body differs from the file
+    known_examples: frozenset[str] | None = None  # what `examples` is, when the page cache knows it already
+
+    @property
+    def blocks(self) -> list[markers.Block]:
+        if self.parsed is None:  # a page the page cache vouched for: only a failed example's blocks need these
+            self.parsed = [s for s in markers.parse(self.old, self.rel) if isinstance(s, markers.Block)]
+        return self.parsed
+
+    @property
+    def examples(self) -> frozenset[str]:
+        """The examples this page pastes something of (the first part of each block's path)."""
+        if self.known_examples is None:
+            self.known_examples = frozenset(p[0] for b in self.blocks if (p := PurePosixPath(b.path).parts))
+        return self.known_examples
 
 
 def page_files(root: Path) -> list[Path]:
@@ -194,10 +208,4 @@ def _line_range(block: markers.Block, name: str, page: str) -> tuple[int, int] |
 
 def pasted_examples(root: Path, results: list[PageResult]) -> set[str]:
     """Names of examples with at least one file pasted somewhere."""
-    names = set()
-    for result in results:
-        for block in result.blocks:
-            parts = PurePosixPath(block.path).parts
-            if parts:
-                names.add(parts[0])
-    return names
+    return set().union(*(result.examples for result in results))

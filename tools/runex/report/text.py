@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import shlex
 import sys
 from pathlib import Path
 
@@ -94,6 +93,8 @@ class Reporter:
             self.line(fix)
 
     def _drift(self, drifted) -> None:
+        if not drifted:
+            return
         from ..answer_key.compare import diff_bytes
 
         for result in drifted:
@@ -161,6 +162,8 @@ def fix_command(names: list[str], root: Path | None = None) -> str:
     cwd = Path.cwd()
     python = str(exe.relative_to(cwd)) if exe.is_relative_to(cwd) else "python3"
     where = ["--root", str(root)] if root is not None and root != default_root() else []
+    import shlex  # here: only a run that has something to fix prints a command
+
     return shlex.join([python, "tools/run_examples.py", *names, *where])
 
 
