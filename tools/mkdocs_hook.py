@@ -149,8 +149,8 @@ def _import_the_whole_tool() -> None:
         import pkgutil
 
         package = _tool().__name__.rpartition(".")[0]
-        for module in pkgutil.iter_modules([str(TOOLS / package)]):
-            importlib.import_module(f"{package}.{module.name}")
+        for module in pkgutil.walk_packages([str(TOOLS / package)], prefix=f"{package}."):  # and its stages' packages
+            importlib.import_module(module.name)
     except Exception:  # the first edit imports what is missing, and reports it if it fails
         pass
 
