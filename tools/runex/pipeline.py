@@ -95,7 +95,7 @@ class Report:
     root: Path
     outcomes: list[Outcome]  # in the order they finished
     broken: list[ExampleError]
-    pastes: Pastes | None  # None when the run stopped before pasting
+    pastes: Pastes
     removed: list[str] = field(default_factory=list)
     tampered: integrity.TamperedError | None = None  # an input changed during the run: nothing was written
     written_pages: list[str] = field(default_factory=list)
@@ -110,7 +110,7 @@ class Report:
 
     @property
     def drifted(self) -> bool:
-        return self.count(Status.DRIFTED) > 0 or bool(self.pastes and self.pastes.drifted and self.options.check)
+        return self.count(Status.DRIFTED) > 0 or bool(self.pastes.drifted and self.options.check)
 
 
 def run(root: Path, options: Options, listener: Listener | None = None) -> Report:
