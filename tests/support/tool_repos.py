@@ -132,6 +132,52 @@ for line in sys.stdin:
 ''')
 
 
+# A server that also serves Streamable HTTP, for the HTTP tests: stdio as the usual echo loop; over HTTP, http.server answering each POST with
+# the same reply, except what `BROKEN` changes.
+HTTP_TWIN = textwrap.dedent('''\
+    import json, os, sys
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    def reply(msg):
+        return {"jsonrpc": "2.0", "id": msg["id"],
+                "result": {"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "public"}}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            status, body = (200, json.dumps(reply(msg), separators=(",", ":"))) if "id" in msg else (202, "")
+            status, body = BROKEN(msg, status, body)
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def do_GET(self):
+            self.send_response(405)
+            self.send_header("Allow", "POST")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    BROKEN = lambda msg, status, body: (status, body)
+    ''')
+
+SERVE = textwrap.dedent('''\
+    address = os.environ.get("MCP_HTTP_ADDR")
+    if address:
+        host, port = address.rsplit(":", 1)
+        HTTPServer((host, int(port)), Handler).serve_forever()
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "id" in msg:
+            sys.stdout.write(json.dumps(reply(msg), separators=(",", ":")) + "\\n")
+            sys.stdout.flush()
+    ''')
+
+HTTP_ECHO = HTTP_TWIN + SERVE
+
+
 def rust_echo(who: str = "twin") -> str:
     return RUST_ECHO.replace("WHO", who)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support.tool_repos import (ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
+from support.tool_repos import (ECHO, HTTP_ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
                                 rust_echo, server)
 from runex.build import compile as build
 from runex.cache import results as results_cache
@@ -107,6 +107,11 @@ def _stderr_lane(root, monkeypatch, tmp_path):
     lane.write_text(lane.read_text() + "a line typed by hand\n")
 
 
+def _http_records(root, monkeypatch, tmp_path):
+    record = root / "examples/ex/http.python.jsonl"
+    record.write_text(record.read_text().replace('"status": 202', '"status": 200'))
+
+
 def _artefacts(root, monkeypatch, tmp_path):
     """The Python twin's bytes (a Rust binary's own change: test_a_damaged_binary_is_a_miss_and_is_rebuilt)."""
     source = root / "examples/ex/server.py"
@@ -145,6 +150,10 @@ def twin_example(tmp_path, need):
     return twin_repo(tmp_path)
 
 
+def http_example(tmp_path, need):
+    return python_repo(tmp_path, {"server.py": HTTP_ECHO, "example.toml": "http = true\n"})
+
+
 def lane_example(tmp_path, need):
     logging = server('''
         for line in sys.stdin:
@@ -175,6 +184,7 @@ CHANGES = {
     "transcript": (python_example, _transcript),
     "answer key": (python_example, _answer_key),
     "stderr lane": (lane_example, _stderr_lane),
+    "http records": (http_example, _http_records),
     "artefacts": (twin_example, _artefacts),
     "lock files": (cargo_example, _lock_files),
     "toolchain": (twin_example, _toolchain),

@@ -267,6 +267,7 @@ def paste_pages(planned: Plan, outcomes: list[Outcome]) -> Pastes:
     fresh = [o for o in outcomes if not o.cached]
     overrides = {o.example.answer_key.resolve(): o.stdout for o in fresh if o.stdout is not None}
     overrides.update({o.example.stderr_file.resolve(): o.stderr_lane for o in fresh if o.stderr_lane is not None})
+    overrides.update({path.resolve(): data for o in fresh for path, data in o.side_files.items()})
     # Pages that pasted to themselves are not pasted again while nothing they read changed (cache/pages.py).
     known = page_cache.PageCache(root, results_cache.tool_digest(planned.results.ctx), planned.snapshot.hashes,
                                  overrides, use=planned.results.read)
@@ -305,7 +306,7 @@ def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
         _restore_locks_of_failed(planned, outcomes)
     # Keyed now, from the inputs as the integrity check below proves they were all along, with the answer key as
     # this run verified it (and, without --check, writes it).
-    verified = [(planned.results.key_for_store(o.example, o.stdout, o.stderr_lane), o) for o in outcomes
+    verified = [(planned.results.key_for_store(o.example, o.stdout, o.stderr_lane, o.side_files), o) for o in outcomes
                 if o.status in (Status.VERIFIED, Status.WRITTEN) and not o.cached and o.stdout is not None]
     try:
         planned.snapshot.verify_unchanged(_own_writes(planned, outcomes, pastes))
@@ -348,6 +349,7 @@ def _own_writes(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> dict[
     own: dict[str, bytes | None] = {str(build.lock_file(i).relative_to(root)): None for e in planned.chosen
                                     for i in e.implementations if i.name == model.ImplementationKind.CARGO}
     own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
+    own.update({str(p.relative_to(root)): d for o in outcomes if o.stdout is not None for p, d in o.side_files.items()})
     from .paste.keep import pasted_from
 
     own.update({r.rel: pasted_from(planned.snapshot.kept.get(r.rel), r) for r in pastes.results})
@@ -361,6 +363,8 @@ def _write(outcomes: list[Outcome], pastes: Pastes) -> list[str]:
             write_atomic(outcome.example.answer_key, outcome.stdout)
             if outcome.stderr_lane is not None:
                 write_atomic(outcome.example.stderr_file, outcome.stderr_lane)
+            for path, data in outcome.side_files.items():
+                write_atomic(path, data)
     for result in pastes.drifted:
         write_atomic(result.path, result.new.encode("utf-8"))
     return [r.rel for r in pastes.drifted]

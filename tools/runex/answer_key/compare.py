@@ -13,6 +13,8 @@ def record(example: Example, outcome: Outcome, stdout: bytes, check: bool) -> No
     rel_key = outcome.rel(example.answer_key)
     if example.config.stderr_lane is not None and not _stderr_lane(example, outcome, check):
         return
+    for path, data in outcome.side_files.items():
+        _side_file(outcome, path, data, check)
     current = example.answer_key.read_bytes() if example.answer_key.exists() else None
     if current == stdout:
         return
@@ -48,6 +50,22 @@ def _stderr_lane(example: Example, outcome: Outcome, check: bool) -> bool:
         else:
             outcome.status = Status.WRITTEN
     return True
+
+
+def _side_file(outcome: Outcome, path, data: bytes, check: bool) -> None:
+    """An http.<impl>.jsonl file, recorded like the answer key."""
+    rel = outcome.rel(path)
+    current = path.read_bytes() if path.exists() else None
+    if current == data:
+        return
+    if check:
+        outcome.status = Status.DRIFTED
+        outcome.diff += (f"{rel} is missing\n" if current is None
+                         else diff_bytes(current, data, f"{rel} (checked in)", f"{rel} (HTTP run)"))
+        outcome.locations.append((rel, None if current is None else first_difference(current, data),
+                                  "http record drifted"))
+    else:
+        outcome.status = Status.WRITTEN
 
 
 def diff_bytes(a: bytes, b: bytes, label_a: str, label_b: str, limit: int = 200) -> str:

@@ -145,6 +145,11 @@ def _stderr_lane(ctx: Context, example: Example) -> object:
     return [example.config.stderr_lane, ctx.file_digest(example.stderr_file)]
 
 
+def _http_records(ctx: Context, example: Example) -> object:
+    return [[impl.name, ctx.file_digest(example.http_file(impl.name))] for impl in example.implementations
+            if example.serves_http(impl.name)]
+
+
 def built_binary(ctx: Context, impl) -> tuple[str, Path, str] | None:
     """The build cache's key, binary and the binary's sha256 for a Rust implementation, if it is built; never
     builds or fetches. The recipe is the one build.prepare() keys on (--locked left out, as there)."""
@@ -215,6 +220,7 @@ KEY_PARTS: tuple[tuple[str, str, Callable[[Context, Example], object]], ...] = (
     ("transcript", "the transcript it reads (its own or another example's)", _transcript),
     ("answer key", "the answer key as it is on disk", _answer_key),
     ("stderr lane", "stderr.txt, when example.toml sets stderr_lane", _stderr_lane),
+    ("http records", "http.<impl>.jsonl of each implementation example.toml's `http` names", _http_records),
     ("artefacts", "server.py's bytes; a Rust binary's sha256 and build key (sources, recipe, toolchain)", _artefacts),
     ("lock files", "the Cargo.lock a cargo implementation builds from", _lock_files),
     ("toolchain", "`rustc -vV` and `cargo -V`, for an example with a Rust implementation", _toolchain),
@@ -280,9 +286,14 @@ class ResultStore:
                             str(p["message"])) for p in entry["expected"]]
         return expected, stdout, lane
 
-    def key_for_store(self, example: Example, stdout: bytes, lane: bytes | None) -> str | None:
-        """The key the example will have once its answer key (and stderr lane) hold what this run verified."""
+    def key_for_store(self, example: Example, stdout: bytes, lane: bytes | None,
+                      side_files: dict | None = None) -> str | None:
+        """The key the example will have once its answer key (stderr lane, http records) hold what this run
+        verified."""
         overrides: dict[str, object] = {"answer key": digest(stdout)}
+        if side_files:
+            overrides["http records"] = [[impl.name, digest(side_files[example.http_file(impl.name)])]
+                                         for impl in example.implementations if example.serves_http(impl.name)]
         if example.config.stderr_lane is not None:
             overrides["stderr lane"] = [example.config.stderr_lane, digest(lane or b"")]
         try:

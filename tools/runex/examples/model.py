@@ -46,6 +46,19 @@ class Config:
     implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
+    http: bool | tuple[str, ...] = False  # implementations that also serve Streamable HTTP (true: every one)
+    http_overrides: tuple[HttpOverride, ...] = ()
+
+
+@dataclass(frozen=True)
+class HttpOverride:
+    """[[http_override]]: over HTTP, transcript line `line` is sent with headers set (or added) and headers left
+    out, on purpose, for `reason`; its response is recorded in the http file instead of the answer key."""
+
+    line: int
+    set_headers: dict[str, str]
+    drop: tuple[str, ...]
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,14 @@ class Example:
     def stderr_file(self) -> Path:
         return self.dir / STDERR_LANE
 
+    def http_file(self, impl: str) -> Path:
+        """What the HTTP side of `impl`'s run looked like (status, headers), checked like the answer key."""
+        return self.dir / f"http.{impl}.jsonl"
+
+    def serves_http(self, impl: str) -> bool:
+        http = self.config.http
+        return http is True or (isinstance(http, tuple) and impl in http)
+
     def implementation(self, name: str | None) -> Implementation:
         if name is None:
             return self.implementations[0]
@@ -82,8 +103,9 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "implementations", "expected_violation", "stderr_lane"}
+                "implementations", "expected_violation", "stderr_lane", "http", "http_override"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
+_OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
 
@@ -99,10 +121,10 @@ class _Located:
         pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
         return next((n for n, line in enumerate(self.lines, start=1) if pattern.match(line)), None)
 
-    def table(self, index: int) -> int | None:
-        """The line of the index-th [[expected_violation]] header."""
+    def table(self, index: int, name: str = "expected_violation") -> int | None:
+        """The line of the index-th [[name]] header."""
         headers = [n for n, line in enumerate(self.lines, start=1)
-                   if re.match(r"^\s*\[\[\s*expected_violation\s*\]\]", line)]
+                   if re.match(rf"^\s*\[\[\s*{name}\s*\]\]", line)]
         return headers[index] if index < len(headers) else None
 
     def error(self, message: str, line: int | None) -> ConfigError:
@@ -158,7 +180,44 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=_violations(data, at),
         stderr_lane=_lane(data, at),
+        http=_http(data, at),
+        http_overrides=_overrides(data, at),
     )
+
+
+def _http(data: dict, at: _Located) -> bool | tuple[str, ...]:
+    http = data.get("http", False)
+    if isinstance(http, bool):
+        return http
+    if isinstance(http, list) and http and all(n in IMPLEMENTATION_FILES for n in http) and len(set(http)) == len(http):
+        return tuple(http)
+    raise at.error(f"http is true (every implementation also serves Streamable HTTP) or a list drawn from "
+                   f"{', '.join(IMPLEMENTATION_FILES)}; got {http!r}", at.key("http"))
+
+
+def _overrides(data: dict, at: _Located) -> tuple[HttpOverride, ...]:
+    entries = data.get("http_override", [])
+    if entries and not data.get("http"):
+        raise at.error("[[http_override]] needs http = true (or a list of implementations): nothing is sent over "
+                       "HTTP", at.table(0, "http_override"))
+    found: list[HttpOverride] = []
+    for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+        line = at.table(index, "http_override")
+        if not isinstance(entry, dict) or not {"line", "reason"} <= set(entry) or set(entry) - _OVERRIDE_KEYS:
+            raise at.error("each [[http_override]] has line, reason, and headers (a table of header = value) "
+                           "and/or drop (a list of header names)", line)
+        headers, drop = entry.get("headers", {}), entry.get("drop", [])
+        if not _is_int(entry["line"]) or entry["line"] < 1 or any(o.line == entry["line"] for o in found):
+            raise at.error(f"http_override line must be a positive integer, once per line; got {entry['line']!r}",
+                           line)
+        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()) \
+                or not isinstance(drop, list) or not all(isinstance(d, str) for d in drop) or not (headers or drop):
+            raise at.error("http_override headers must map header names to strings and drop list header names; "
+                           "give at least one", line)
+        if not isinstance(entry["reason"], str) or not entry["reason"].strip():
+            raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
+        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"]))
+    return tuple(found)
 
 
 def _lane(data: dict, at: _Located) -> str | None:
@@ -272,6 +331,17 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",
                           file=f"{rel}/{STDERR_LANE}")
+    if config.http and not isinstance(config.http, bool):
+        missing = [n for n in config.http if n not in {i.name for i in impls}]
+        if missing:
+            raise ConfigError(f"http names {', '.join(missing)}, which the example does not run", file=f"{rel}/{CONFIG}")
+    for left_over in sorted(folder.glob("http.*.jsonl")):  # the tool no longer checks it: say so
+        impl = left_over.name[len("http."):-len(".jsonl")]
+        if not (config.http is True and impl in {i.name for i in impls}) and not (
+                isinstance(config.http, tuple) and impl in config.http):
+            raise ConfigError(f"{left_over.name} is left over: no implementation {impl!r} serves HTTP in this "
+                              f"example, so nothing checks it; delete it, or list {impl!r} under http in {CONFIG}",
+                              file=f"{rel}/{left_over.name}")
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)

@@ -30,6 +30,7 @@ class Outcome:
     expected: list[Problem] = field(default_factory=list)
     stderr: dict[str, bytes] = field(default_factory=dict)
     stderr_lane: bytes | None = None  # what stderr.txt should hold (example.toml's stderr_lane), else None
+    side_files: dict[Path, bytes] = field(default_factory=dict)  # http.<impl>.jsonl: what each should hold
     compiled: list[str] = field(default_factory=list)
     cached: bool = False  # taken from the cached results (cache/results.py): nothing was built or run
     seconds: float = 0.0

@@ -6,10 +6,10 @@ the messages the server wrote, in the order the answer key records them, its std
 conversation could not be completed, one sentence saying why. Everything after (twins, the wire check, the answer
 key, the pages) reads RunResults only, so it does not know how the bytes travelled.
 
-Today there is one driver, `stdio.Lockstep`: the server's stdin and stdout, one line at a time, waiting for each
-request's reply. A second transport (Streamable HTTP: the server listens on the sandbox's loopback and each line is
-POSTed) is a second Driver chosen by `driver_for` from the implementation's declaration in example.toml; it records
-the HTTP side of each exchange beside the messages for the wire stage's HTTP rules. Transcripts that do not wait
+Two drivers: `stdio.Lockstep`, the server's stdin and stdout, one line at a time, waiting for each request's reply;
+and `http.StreamableHttp` for an implementation example.toml declares to serve HTTP (the server listens on the
+sandbox's loopback and each line is POSTed), which records the HTTP side of each exchange beside the messages for
+the wire stage's HTTP rules. Transcripts that do not wait
 for each reply change how a driver paces its writes, not this contract: the accounting of what may be owed when
 (cancelled requests, progress, listen streams) belongs to the wire stage (wire/pairing.py).
 """
@@ -34,6 +34,7 @@ class RunResult:
     failure: str | None  # None when the conversation completed and the server exited by itself
     seconds: float
     lines_sent: int | None = None  # how many transcript lines reached the server in full (None: every one)
+    exchanges: list | None = None  # over HTTP: each request's wire/http.Exchange, in the order sent
 
 
 class Driver(Protocol):

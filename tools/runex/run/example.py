@@ -42,17 +42,27 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     transcript_expected = _transcript_stage(example, outcome, lines, found, validator)
     if transcript_expected is None:
         return  # a transcript that breaks rules is not fed to a server: fix the transcript first
-    outputs = {}
+    outputs, http_runs = {}, {}
     for impl in example.implementations:
         stdout = _run_stage(root, example, impl, cache, outcome, lines, check=check, repeat=repeat, sandbox=sandbox,
                             validator=validator)
         if stdout is None:
             return
         outputs[impl.name] = stdout
+        if example.serves_http(impl.name):
+            from . import http_stage
+
+            exchanges = http_stage.run(root, example, impl, cache, outcome, lines, stdout, check=check,
+                                       repeat=repeat, sandbox=sandbox)
+            if exchanges is None:
+                return
+            http_runs[impl.name] = exchanges
     stdout = _agreed(outputs, outcome, outcome.rel(example.answer_key))
     if stdout is None:
         return
     _wire_stage(example, outcome, stdout, lines, transcript_expected, validator)
+    if http_runs:
+        http_stage.rules_and_records(example, outcome, http_runs)
     if outcome.status == Status.FAILED:
         return
     outcome.stdout = stdout
@@ -60,7 +70,8 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
 
 
 def driver_for(example: Example, impl: Implementation) -> Driver:
-    """The driver that speaks `impl`'s transport (run/driver.py); every implementation speaks stdio today."""
+    """The driver that holds the conversation the answer key records: stdio (run/driver.py). An implementation
+    that also serves HTTP is run a second time by run/http_stage.py, held to the same answer key."""
     from . import stdio
 
     return stdio.Lockstep()
@@ -158,8 +169,8 @@ def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transc
     found = wire.check_stdout(stdout, lines, outcome.rel(example.answer_key), outcome.rel(example.transcript),
                               validator)
     sorted_out = rules.match(found, example.config.expected_violations)
-    vanished = [v for v in sorted_out.vanished
-                if not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
+    vanished = [v for v in sorted_out.vanished if not v.rule.startswith("http-")  # run/http_stage.py's to judge
+                and not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
     for problem in sorted_out.unexpected:
         outcome.fail(str(problem), problem.file, problem.line)
     for declared in vanished:

@@ -29,6 +29,17 @@ RULES = {
     "transcript-schema": "transcript",
     "transcript-cancels-answered": "transcript",
     "transcript-lone-surrogate": "transcript",
+    # Streamable HTTP (wire/http.py): the line is the transcript line whose POST broke the rule (the GET probe: 1).
+    "http-notification-not-202": "transcript",
+    "http-content-type": "transcript",
+    "http-server-request": "transcript",
+    "http-json-body": "transcript",
+    "http-stream-end": "transcript",
+    "http-error-status": "transcript",
+    "http-foreign-origin": "transcript",
+    "http-header-mismatch": "transcript",
+    "http-get-not-405": "transcript",
+    "http-session-id": "transcript",
 }
 
 

@@ -1,0 +1,218 @@
+"""Streamable HTTP: the headers a client derives, the SSE reader, and whole runs against real and broken servers."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from runex.wire import http as wire_http
+from runex.wire import http_headers
+from support.tool_repos import HTTP_TWIN, SERVE, invoke, jsonl, make_repo, note, req
+
+# The spec's own examples (streamable-http.mdx, "Value Encoding").
+@pytest.mark.parametrize("value, header", [
+    ("us-west1", "us-west1"),
+    ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+    (" padded ", "=?base64?IHBhZGRlZCA=?="),
+    ("=?base64?abc?=", "=?base64?PT9iYXNlNjQ/YWJjPz0=?="),
+    ("line\nbreak", "=?base64?bGluZQpicmVhaw==?="),
+    (42, "42"),
+    (True, "true"),
+    (False, "false"),
+    (None, None),
+    (1.5, None),
+])
+def test_header_values_are_encoded_as_the_spec_says(value, header):
+    assert http_headers.encode_value(value) == header
+
+
+TOOLS = {"tools": [{"name": "forecast", "inputSchema": {"type": "object", "properties": {
+    "region": {"type": "string", "x-mcp-header": "Region"}, "days": {"type": "integer", "x-mcp-header": "Days"},
+    "note": {"type": "string"}}}}]}
+
+
+def test_a_tools_call_mirrors_name_and_marked_arguments():
+    message = json.loads(req(7, "tools/call", name="forecast", arguments={"region": "Kraków", "days": 3, "note": "x"}))
+    headers = http_headers.derive(message, http_headers.header_params(TOOLS))
+    assert headers == [("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json"),
+                       ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "forecast"),
+                       ("Mcp-Param-Region", "=?base64?S3Jha8Ozdw==?="), ("Mcp-Param-Days", "3")]
+
+
+def test_a_null_argument_sends_no_header_and_a_notification_still_names_the_revision():
+    message = json.loads(req(7, "tools/call", name="forecast", arguments={"region": None}))
+    assert not any(k.startswith("Mcp-Param") for k, _ in http_headers.derive(message, http_headers.header_params(TOOLS)))
+    headers = dict(http_headers.derive(json.loads(note()), {}))
+    assert headers["MCP-Protocol-Version"] == "2026-07-28" and headers["Mcp-Method"] == "notifications/cancelled"
+
+
+def test_an_override_replaces_in_place_drops_and_adds():
+    headers = [("Accept", "a"), ("Mcp-Method", "m"), ("Mcp-Name", "n")]
+    assert http_headers.apply_override(headers, {"mcp-name": "wrong", "Origin": "http://evil.example"},
+                                       ("Mcp-Method",)) == [("Accept", "a"), ("mcp-name", "wrong"),
+                                                            ("Origin", "http://evil.example")]
+
+
+def test_sse_events_are_read_in_order_with_comments_and_multiline_data():
+    text = ": ping\n\nevent: message\ndata: {\"a\":1}\n\ndata:{\"b\":\ndata: 2}\r\n\r\nid: 3\n"
+    assert wire_http.sse_data(text) == ['{"a":1}', '{"b":\n2}']
+
+
+def test_messages_that_differ_only_in_escapes_are_the_same_but_key_order_is_not():
+    assert wire_http.same_message(b'{"t":"\\u00f3"}', '{"t":"ó"}'.encode()) == "escapes"
+    assert wire_http.same_message(b'{"a":1,"b":2}', b'{"b":2,"a":1}') is False
+
+
+# A real server: the `mcp` package (MCPServer), over stdio without MCP_HTTP_ADDR, else its Streamable HTTP app on
+# uvicorn at that address.
+SDK_SERVER = textwrap.dedent('''\
+    import os
+    from typing import Annotated
+    from mcp.server import MCPServer
+    from pydantic import Field
+
+    mcp = MCPServer("http-test", version="1.0.0")
+
+    @mcp.tool(description="Echo the text back.")
+    def echo(text: str) -> str:
+        return text
+
+    @mcp.tool(description="The weather in a region.")
+    def forecast(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+        return "sunny in " + region
+
+    if __name__ == "__main__":
+        address = os.environ.get("MCP_HTTP_ADDR")
+        if address:
+            import uvicorn
+            host, port = address.rsplit(":", 1)
+            app = mcp.streamable_http_app(json_response=True, host=host)
+            uvicorn.run(app, host=host, port=int(port), log_level="warning")
+        else:
+            mcp.run()
+''')
+
+SDK_TRANSCRIPT = jsonl(
+    req(1, "tools/list"),
+    req(2, "tools/call", name="echo", arguments={"text": "Zażółć"}),
+    req(3, "tools/call", name="forecast", arguments={"region": "Kraków"}),
+    note(requestId=99, reason="nothing to cancel"),
+    req(4, "tools/call", name="echo", arguments={"text": "plain"}),
+)
+
+SDK_TOML = textwrap.dedent('''\
+    timeout = 60
+    http = true
+
+    [[http_override]]
+    line = 3
+    headers = { "Mcp-Param-Region" = "Warszawa" }
+    reason = "a header that does not mirror the body: 400 and -32020"
+
+    [[http_override]]
+    line = 5
+    headers = { "Origin" = "http://evil.example" }
+    reason = "a foreign Origin: 403"
+''')
+
+
+def _records(root, impl="python"):
+    return [json.loads(l) for l in (root / f"examples/srv/http.{impl}.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.slow
+def test_the_sdk_server_over_http_is_held_to_the_stdio_answer_key(tmp_path):
+    root = make_repo(tmp_path, {"srv": {"server.py": SDK_SERVER, "transcript.jsonl": SDK_TRANSCRIPT,
+                                        "example.toml": SDK_TOML}})
+    first = invoke(root)
+    assert first.returncode == 0, first.out
+    records = _records(root)
+    by_line = {r.get("line", r.get("probe")): r for r in records}
+    assert by_line[1]["request"] == {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}
+    assert by_line[2]["status"] == 200 and "json" in by_line[2]  # ó escaped in the HTTP body: recorded, not hidden
+    assert by_line[3]["status"] == 400 and '"code":-32020' in by_line[3]["body"]
+    assert by_line[4]["status"] == 202
+    assert by_line[5]["status"] == 403
+    assert by_line["GET"]["status"] == 405 and by_line["GET"]["headers"] == {"allow": "POST"}
+    again = invoke(root, "--check")
+    assert again.returncode == 0, again.out
+    (root / "examples/srv/http.python.jsonl").write_text("{}\n")
+    drifted = invoke(root, "--check")
+    assert drifted.returncode == 5 and "examples/srv/http.python.jsonl" in drifted.out, drifted.out
+
+
+TRANSCRIPT = jsonl(req(1), note(), req(2))
+
+
+def _broken(tmp_path, broken: str, toml: str = "http = true\n", serve: str = SERVE):
+    source = HTTP_TWIN + textwrap.dedent(broken) + serve
+    root = make_repo(tmp_path, {"srv": {"server.py": source, "transcript.jsonl": TRANSCRIPT, "example.toml": toml}})
+    return root, invoke(root)
+
+
+def test_a_plain_http_server_that_keeps_the_rules_is_written(tmp_path):
+    root, proc = _broken(tmp_path, "")
+    assert proc.returncode == 0, proc.out
+    assert [r["status"] for r in _records(root)] == [200, 202, 200, 405]
+
+
+def test_a_notification_answered_with_200_breaks_the_202_rule_at_its_line(tmp_path):
+    _, proc = _broken(tmp_path, '''
+        BROKEN = lambda msg, status, body: (200, body) if "id" not in msg else (status, body)
+        ''')
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/transcript.jsonl:2: [http-notification-not-202]" in proc.out
+
+
+def test_an_unknown_method_error_with_200_breaks_the_status_rule(tmp_path):
+    _, proc = _broken(tmp_path, '''
+        def BROKEN(msg, status, body):
+            if msg.get("id") == 2:
+                return 200, json.dumps({"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "no"}})
+            return status, body
+        ''', serve=SERVE.replace('sys.stdout.write(json.dumps(reply(msg)',
+                                 'sys.stdout.write(json.dumps(reply(msg) if msg["id"] != 2 else '
+                                 '{"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "no"}}'))
+    assert proc.returncode == 3, proc.out
+    assert "transcript.jsonl:3: [http-error-status]" in proc.out and "spec gives it 404" in proc.out
+
+
+def test_other_messages_over_http_than_over_stdio_is_a_disagreement_at_the_line(tmp_path):
+    _, proc = _broken(tmp_path, '''
+        BROKEN = lambda msg, status, body: (status, body.replace('"public"', '"private"'))
+        ''')
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/transcript.jsonl:1: transports disagree" in proc.out
+    assert '+{"jsonrpc":"2.0","id":1,' in proc.out and "private" in proc.out
+
+
+def test_a_server_that_never_listens_is_named_with_the_variable_it_must_read(tmp_path):
+    _, proc = _broken(tmp_path, "", toml="timeout = 2\nhttp = true\n",
+                      serve=SERVE.replace("HTTPServer((host, int(port)), Handler).serve_forever()", "pass"))
+    assert proc.returncode == 3, proc.out
+    assert "over HTTP" in proc.out and ("MCP_HTTP_ADDR" in proc.out or "exited" in proc.out), proc.out
+
+
+def test_a_foreign_origin_that_is_served_breaks_the_origin_rule(tmp_path):
+    toml = ('http = true\n[[http_override]]\nline = 1\nheaders = { Origin = "http://evil.example" }\n'
+            'reason = "DNS rebinding"\n')
+    _, proc = _broken(tmp_path, "", toml=toml)
+    assert proc.returncode == 3, proc.out
+    assert "transcript.jsonl:1: [http-foreign-origin]" in proc.out
+
+
+def test_an_http_override_without_http_names_its_table(tmp_path):
+    toml = 'timeout = 5\n\n[[http_override]]\nline = 1\ndrop = ["Mcp-Method"]\nreason = "r"\n'
+    _, proc = _broken(tmp_path, "", toml=toml)
+    assert proc.returncode != 0
+    assert "examples/srv/example.toml:3" in proc.out and "needs http = true" in proc.out
+
+
+def test_an_http_record_left_over_is_named(tmp_path):
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "transcript.jsonl": TRANSCRIPT,
+                                        "http.python.jsonl": "{}\n"}})
+    proc = invoke(root)
+    assert proc.returncode != 0
+    assert "examples/srv/http.python.jsonl" in proc.out and "left over" in proc.out

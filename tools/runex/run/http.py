@@ -1,0 +1,145 @@
+"""The Streamable HTTP driver: the server listens on the sandbox's loopback, each transcript line is POSTed to it.
+
+The sandbox has no route out and the tool cannot reach into its loopback, so a small stdlib client
+(run/http_client.py) runs in the same sandbox: it starts the server with MCP_HTTP_ADDR set, waits until it listens,
+sends each request on its own connection, one after another, then a GET (which a 2026-07-28-only server answers
+with 405), and stops the server with SIGTERM. This module prepares the requests (headers derived from each body,
+wire/http_headers.py, with example.toml's deliberate overrides) and reads the client's report back into a
+RunResult whose `stdout` holds every response's messages, one per line, like a stdio run.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .. import sandbox as sandboxing
+from ..examples.model import HttpOverride
+from ..wire import http as wire_http
+from ..wire import http_headers
+from ..wire.transcript import TranscriptLine
+from .driver import STDERR_TAIL_BYTES, RunResult
+
+CLIENT = Path(__file__).with_name("http_client.py")
+CLIENT_INSIDE = "/runex/http_client.py"
+HOST = "127.0.0.1"
+PORT = 8765  # inside the sandbox's own network namespace nothing else listens; unsandboxed, see _free_port
+PATH = "/mcp"
+GRACE_SECONDS = 5.0
+
+
+@dataclass
+class Request:
+    line: TranscriptLine | None
+    method: str
+    headers: list[tuple[str, str]]
+    derived: list[tuple[str, str]]
+    body: bytes
+    overridden: bool = False
+
+
+def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools_list_result: object) -> list[Request]:
+    """One POST per transcript line (a response the transcript holds is still POSTed: it is the server's to
+    refuse), then the GET probe."""
+    by_line = {o.line: o for o in overrides}
+    params = http_headers.header_params(tools_list_result)
+    requests = []
+    for line in lines:
+        derived = http_headers.derive(line.message, params)
+        override = by_line.get(line.number)
+        headers = derived if override is None else http_headers.apply_override(derived, override.set_headers,
+                                                                                  override.drop)
+        requests.append(Request(line, "POST", headers, derived, line.raw, overridden=override is not None))
+    probe = [("Accept", "text/event-stream"), ("MCP-Protocol-Version", "2026-07-28")]
+    requests.append(Request(None, "GET", probe, probe, b""))
+    return requests
+
+
+class StreamableHttp:
+    """The HTTP Driver (run/driver.py): the requests are planned up front, one RunResult comes back."""
+
+    def __init__(self, requests: list[Request]):
+        self.requests = requests
+
+    def converse(self, spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptLine], *, timeout: float,
+                 max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
+        started = time.monotonic()
+        server = spec_for("/tmp")
+        client = _client_spec(server, sandbox.enabled)
+        job = {"argv": server.argv, "env": server.env, "host": HOST, "port": PORT if sandbox.enabled else _free_port(),
+               "timeout": timeout, "grace": GRACE_SECONDS, "max_output": max_output,
+               "requests": [_wire(r) for r in self.requests]}
+        proc = sandbox.popen_pipes(client)
+        budget = timeout * (len(self.requests) + 2) + GRACE_SECONDS
+        try:
+            out, err = proc.communicate(json.dumps(job).encode("utf-8"), timeout=budget)
+            failure = None
+        except subprocess.TimeoutExpired:
+            sandboxing.kill(proc)
+            out, err = proc.communicate()
+            failure = f"hang: the HTTP conversation did not end within {budget:g} s"
+        return _result(self.requests, out, err[-STDERR_TAIL_BYTES:], failure, time.monotonic() - started)
+
+
+def _wire(request: Request) -> dict:
+    return {"method": request.method, "path": PATH, "headers": [list(h) for h in request.headers],
+            "body": base64.b64encode(request.body).decode("ascii")}
+
+
+def _client_spec(server: sandboxing.Spec, sandboxed: bool) -> sandboxing.Spec:
+    """The client on the tool's base interpreter, bound read-only beside what the server needs."""
+    python = getattr(sys, "_base_executable", sys.executable)
+    if not sandboxed:
+        return sandboxing.Spec([python, str(CLIENT)], env=server.env, limits=server.limits)
+    mounts = dict(server.read_only)
+    mounts.setdefault(sys.base_prefix, sys.base_prefix)
+    mounts[str(CLIENT)] = CLIENT_INSIDE
+    return sandboxing.Spec([python, CLIENT_INSIDE], tuple(mounts.items()), server.writable, server.env,
+                           server.chdir, server.limits)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None, seconds: float) -> RunResult:
+    exchanges, status, server_stdout = [], None, b""
+    for raw in out.splitlines():
+        event = json.loads(raw)
+        kind = event["event"]
+        if kind == "exchange":
+            exchanges.append(_exchange(requests[event["index"]], event))
+        elif kind == "failure" and failure is None:
+            failure = event["message"]
+        elif kind == "exit":
+            status = event["status"]
+            server_stdout = base64.b64decode(event["stdout"])
+    if failure is None and status is None:
+        failure = "the HTTP client inside the sandbox stopped without a report (see stderr)"
+    if failure is None and server_stdout:
+        failure = (f"the server wrote {len(server_stdout)} bytes to stdout while serving HTTP "
+                   f"({server_stdout[:60]!r}); over HTTP stdout carries nothing: log to stderr")
+    stdout = b"".join(m + b"\n" for ex in exchanges if ex.line is not None and not ex.overridden
+                      for m in ex.messages)
+    # Stopped by the SIGTERM the client sent: the end of a normal HTTP run, like EOF on stdin for stdio.
+    returncode = 0 if status == -15 else status
+    sent = sum(1 for ex in exchanges if ex.line is not None)
+    return RunResult(stdout, err, returncode, failure, seconds, lines_sent=sent, exchanges=exchanges)
+
+
+def _exchange(request: Request, event: dict) -> wire_http.Exchange:
+    exchange = wire_http.Exchange(request.line, request.method, request.headers, request.derived, event["status"],
+                                  [(k, v) for k, v in event["headers"]], base64.b64decode(event["body"]),
+                                  overridden=request.overridden)
+    wire_http.read_body(exchange)
+    return exchange

@@ -1,0 +1,109 @@
+"""The HTTP side of a run, inside the sandbox: start the server, wait until it listens, send each request, report.
+
+The sandbox has no network but its own loopback, so the client must run in there beside the server: this file is
+bound into the sandbox alone and run on the tool's interpreter, so it imports the standard library only. It knows
+nothing of MCP. run/http.py hands it, as one JSON document on stdin, the server's command, an address and the
+requests (bytes and headers, already derived from each body), and reads back one JSON object per line on stdout:
+
+  {"event": "listening"}                      the server accepted a connection
+  {"event": "exchange", "index": I, ...}      request I: status, headers (lower-case names) and body (base64)
+  {"event": "failure", "message": "..."}      the conversation could not go on (the last line before "exit")
+  {"event": "exit", "status": N, "stdout": "<base64>"}   after SIGTERM; N is -15 for a death by SIGTERM
+"""
+
+import base64
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def emit(event, **fields):
+    sys.stdout.write(json.dumps(dict(event=event, **fields), sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+def wait_listening(server, host, port, timeout):
+    """True once a TCP connection to host:port succeeds; a message when the server exits or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            return f"the server exited (status {server.returncode}) before it listened on {host}:{port}"
+        try:
+            socket.create_connection((host, port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.02)
+    return f"the server did not listen on {host}:{port} within {timeout:g} s (does it read MCP_HTTP_ADDR?)"
+
+
+def exchange(host, port, request, timeout):
+    """One request on its own connection; the whole response, read to its end."""
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        body = base64.b64decode(request["body"])
+        own_host = any(name.lower() == "host" for name, _ in request["headers"])  # a deliberate foreign Host
+        conn.putrequest(request["method"], request["path"], skip_host=own_host, skip_accept_encoding=True)
+        for name, value in request["headers"]:
+            conn.putheader(name, value.encode("utf-8"))
+        if request["method"] == "POST":
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body if request["method"] == "POST" else None)
+        response = conn.getresponse()
+        data = response.read()
+        headers = [[k.lower(), v] for k, v in response.getheaders()]
+        return {"status": response.status, "headers": headers, "body": base64.b64encode(data).decode("ascii")}
+    finally:
+        conn.close()
+
+
+def stop(server, grace):
+    """SIGTERM, then SIGKILL after `grace` seconds; the exit status with a signal as -N."""
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    return server.returncode
+
+
+def main():
+    job = json.load(sys.stdin)
+    host, port, timeout = job["host"], job["port"], job["timeout"]
+    env = dict(job["env"], MCP_HTTP_ADDR=f"{host}:{port}")
+    out_path = os.path.join(env.get("TMPDIR", "/tmp"), "server-stdout")
+    with open(out_path, "w+b") as server_stdout:
+        server = subprocess.Popen(job["argv"], stdin=subprocess.DEVNULL, stdout=server_stdout, stderr=None,
+                                  env=env)
+        try:
+            converse(server, host, port, job["requests"], timeout)
+        finally:
+            status = stop(server, job["grace"])
+            server_stdout.seek(0)
+            written = server_stdout.read(job["max_output"])
+            emit("exit", status=status, stdout=base64.b64encode(written).decode("ascii"))
+
+
+def converse(server, host, port, requests, timeout):
+    listening = wait_listening(server, host, port, timeout)
+    if listening is not True:
+        emit("failure", message=listening)
+        return
+    emit("listening")
+    for index, request in enumerate(requests):
+        try:
+            emit("exchange", index=index, **exchange(host, port, request, timeout))
+        except (OSError, http.client.HTTPException) as exc:
+            why = "no complete response" if not isinstance(exc, TimeoutError) else f"no response within {timeout:g} s"
+            emit("failure", message=f"{why} to request {index + 1} ({type(exc).__name__}: {exc})", index=index)
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The same server over Streamable HTTP: run again, held to the stdio run's messages, its HTTP side recorded.
+
+For an implementation example.toml lists under `http`, the stdio run comes first (its stdout is the answer key);
+then run/http.py POSTs the same transcript lines. Every response's messages must be the stdio run's for the same
+line (the answer key holds a server over both transports), except on a line example.toml overrides on purpose; the
+HTTP rules (wire/http.py) judge each exchange; `http.<impl>.jsonl` records status and headers, checked like the key.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import sandbox as sandboxing
+from ..answer_key import compare
+from ..build import compile as build
+from ..examples.model import Example, Implementation
+from ..report.outcome import Outcome
+from ..wire import http as wire_http
+from ..wire import rules
+from ..wire.rules import Problem
+from . import http
+
+
+def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines,
+        stdio_stdout: bytes, *, check: bool, repeat: int, sandbox: sandboxing.Sandbox) -> list | None:
+    """The exchanges of `impl`'s HTTP run, or None (the outcome failed)."""
+    rel_config = outcome.rel(example.dir / "example.toml")
+    numbers = {l.number for l in lines}
+    stray = [o.line for o in example.config.http_overrides if o.line not in numbers]
+    if stray:
+        outcome.fail(f"{rel_config}: [[http_override]] names line {stray[0]}, but the transcript has lines 1 to "
+                     f"{len(lines)}; fix the line number", rel_config)
+        return None
+    built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
+    requests = http.plan(lines, example.config.http_overrides, _tools_list(stdio_stdout, lines))
+    rel_entry = outcome.rel(impl.entry)
+    runs = []
+    for _ in range(max(1, repeat)):
+        result = http.StreamableHttp(requests).converse(lambda home: built.spec(sandbox.enabled, home), lines,
+                                                        timeout=example.config.timeout,
+                                                        max_output=example.config.max_output_bytes, sandbox=sandbox)
+        if result.failure is None and result.returncode != 0:
+            result.failure = f"the server exited with status {result.returncode} when stopped with SIGTERM, expected 0"
+        if result.failure is not None:
+            tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
+            shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
+            outcome.fail(f"{rel_entry} ({impl.name} over HTTP): {result.failure}\n  last lines of stderr:\n{shown}",
+                         rel_entry)
+            return None
+        runs.append(result.exchanges)
+    first = wire_http.record(runs[0])
+    for number, other in enumerate(runs[1:], start=2):
+        if wire_http.record(other) != first:
+            outcome.fail(f"{rel_entry} ({impl.name} over HTTP): nondeterministic: run 1 and run {number} differ\n"
+                         + compare.diff_bytes(first, wire_http.record(other), "run 1", f"run {number}"), rel_entry)
+            return None
+    return runs[0] if _same_as_stdio(runs[0], stdio_stdout, lines, impl, outcome, example) else None
+
+
+def _tools_list(stdout: bytes, lines) -> object:
+    """The stdio run's tools/list result: what a client that listed the tools knows of their x-mcp-header
+    parameters (the HTTP run must list the same, or the two runs differ anyway)."""
+    groups = wire_http.group_by_line(stdout, lines)
+    for line in lines:
+        if line.method == "tools/list":
+            for message in groups.get(line.number, []):
+                parsed = json.loads(message)
+                if isinstance(parsed, dict) and isinstance(parsed.get("result"), dict):
+                    return parsed["result"]
+    return None
+
+
+def _same_as_stdio(exchanges, stdio_stdout: bytes, lines, impl, outcome: Outcome, example: Example) -> bool:
+    rel_transcript = outcome.rel(example.transcript)
+    differing = wire_http.differences(exchanges, wire_http.group_by_line(stdio_stdout, lines))
+    for ex, stdio in differing:
+        over_stdio = b"".join(m + b"\n" for m in stdio)
+        over_http = b"".join(m + b"\n" for m in ex.messages)
+        outcome.fail(f"{rel_transcript}:{ex.line.number}: transports disagree: {impl.name} answered this line over "
+                     f"HTTP (status {ex.status}) with other messages than over stdio; one answer key holds both, "
+                     f"so fix the server (or declare a deliberate HTTP case with [[http_override]] in example.toml)\n"
+                     + compare.diff_bytes(over_stdio, over_http, "stdio", "HTTP"), rel_transcript, ex.line.number)
+    return not differing
+
+
+def rules_and_records(example: Example, outcome: Outcome, http_runs: dict[str, list]) -> None:
+    """The HTTP rules over every implementation's exchanges, and the http file each one records."""
+    rel_transcript = outcome.rel(example.transcript)
+    declared = tuple(v for v in example.config.expected_violations if v.rule.startswith("http-"))
+    seen: set[tuple[str, int]] = set()
+    for name, exchanges in http_runs.items():
+        found = [Problem(p.rule, p.file, p.line, f"{name} over HTTP: {p.message}")
+                 for p in wire_http.check(exchanges, rel_transcript)]
+        sorted_out = rules.match(found, declared)
+        for problem in sorted_out.unexpected:
+            outcome.fail(str(problem), problem.file, problem.line)
+        seen |= {(p.rule, p.line) for p in sorted_out.expected}
+        outcome.expected += sorted_out.expected
+        outcome.side_files[example.http_file(name)] = wire_http.record(exchanges)
+    rel_config = outcome.rel(example.dir / "example.toml")
+    for declared_one in (d for d in declared if (d.rule, d.line) not in seen):
+        outcome.fail(f"{rel_config} declares [{declared_one.rule}] at line {declared_one.line}, but no "
+                     f"implementation broke it over HTTP; fix the example or remove the declaration", rel_config)

@@ -1,0 +1,239 @@
+"""The HTTP side of a Streamable HTTP run: each exchange's response read as messages, its rules, and its record.
+
+Every rule cites the sentence of basic/transports/streamable-http.mdx (revision 2026-07-28) it holds a server to.
+The messages of each response go to the same answer key stdio writes (run/http.py compares them); what only HTTP
+has (status, content type, the headers the spec names) is recorded per implementation in `http.<impl>.jsonl`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .protocol import id_key
+from .rules import Problem
+from .transcript import TranscriptLine
+
+# Response headers the spec names, recorded when present (lower-case, as HTTP/1.1 compares them).
+RECORDED_HEADERS = ("content-type", "allow", "www-authenticate", "mcp-session-id")
+MISMATCH = -32020
+LOCAL_ORIGINS = ("http://127.0.0.1", "http://localhost", "http://[::1]")
+MIRRORED = ("mcp-protocol-version", "mcp-method", "mcp-name")
+
+
+@dataclass
+class Exchange:
+    line: TranscriptLine | None  # None for the GET probe after the transcript
+    method: str  # the HTTP method
+    request_headers: list[tuple[str, str]]
+    derived_headers: list[tuple[str, str]]  # what a conforming client sends; differs only under an override
+    status: int
+    headers: list[tuple[str, str]]  # every response header, names lower-case
+    body: bytes
+    overridden: bool = False
+    escaped: bool = False  # the same messages as over stdio, with other JSON string escapes
+    messages: list[bytes] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)  # SSE: each event's kind ("response" or its method)
+
+    def header(self, name: str) -> str | None:
+        return next((v for k, v in self.headers if k == name), None)
+
+    @property
+    def media_type(self) -> str:
+        return (self.header("content-type") or "").split(";")[0].strip().lower()
+
+
+def read_body(exchange: Exchange) -> None:
+    """Split the body into JSON-RPC messages: one JSON body, or each SSE event's data in order."""
+    text = exchange.body.decode("utf-8", "surrogateescape")
+    if exchange.media_type == "text/event-stream":
+        exchange.messages = [data.encode("utf-8", "surrogateescape") for data in sse_data(text)]
+        exchange.events = [_kind(m) for m in exchange.messages]
+    elif exchange.body.strip():
+        exchange.messages = [exchange.body.rstrip(b"\r\n")]
+
+
+def sse_data(text: str) -> list[str]:
+    """The data of each event (its `data:` lines joined by newlines); comments and other fields are skipped."""
+    events, data = [], []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line == "":
+            if data:
+                events.append("\n".join(data))
+            data = []
+        elif line.startswith("data:"):
+            data.append(line[5:][1:] if line[5:].startswith(" ") else line[5:])
+    if data:
+        events.append("\n".join(data))
+    return events
+
+
+def _parse(message: bytes) -> object:
+    try:
+        return json.loads(message)
+    except ValueError:
+        return None
+
+
+def _kind(message: bytes) -> str:
+    parsed = _parse(message)
+    if isinstance(parsed, dict) and isinstance(parsed.get("method"), str):
+        return parsed["method"] if "id" not in parsed else "request " + parsed["method"]
+    return "response" if isinstance(parsed, dict) else "not JSON"
+
+
+def record(exchanges: list[Exchange]) -> bytes:
+    """http.<impl>.jsonl: one line per exchange, what HTTP adds to the messages (the body only where the answer key
+    does not hold it: an overridden request, the probe)."""
+    out = []
+    for ex in exchanges:
+        entry: dict[str, object] = {"line": ex.line.number} if ex.line else {"probe": ex.method}
+        entry["request"] = {k: v for k, v in ex.request_headers if k not in ("Accept", "Content-Type")}
+        entry["status"] = ex.status
+        entry["headers"] = {k: v for k, v in ex.headers if k in RECORDED_HEADERS}
+        if ex.events:
+            entry["sse"] = ex.events
+        if ex.escaped:
+            entry["json"] = "the same message as over stdio, with other string escapes"
+        if ex.overridden or ex.line is None:
+            entry["body"] = ex.body.decode("utf-8", "replace")
+        out.append(json.dumps(entry, ensure_ascii=False))
+    return "".join(line + "\n" for line in out).encode("utf-8")
+
+
+def check(exchanges: list[Exchange], rel: str) -> list[Problem]:
+    """The HTTP rules; problems point at the transcript line whose POST broke one (the probe at line 1)."""
+    problems: list[Problem] = []
+    for ex in exchanges:
+        at = ex.line.number if ex.line else 1
+
+        def fault(rule: str, message: str) -> None:
+            problems.append(Problem(rule, rel, at, message))
+
+        if ex.header("mcp-session-id") is not None:
+            fault("http-session-id", "the response sets Mcp-Session-Id; 2026-07-28 has no sessions: a server "
+                                     "never mints one (streamable-http.mdx, \"Backwards Compatibility\")")
+        if ex.line is None:
+            _probe_rules(ex, fault)
+        elif ex.overridden:
+            _override_rules(ex, fault)
+        elif ex.line.kind == "notification":
+            _notification_rules(ex, fault)
+        elif ex.line.expects_reply:
+            _request_rules(ex, fault)
+    return problems
+
+
+def _probe_rules(ex: Exchange, fault) -> None:
+    if ex.status != 405:
+        fault("http-get-not-405", f"GET on the MCP endpoint got {ex.status}; a server that supports only "
+                                  f"2026-07-28 SHOULD answer 405 Method Not Allowed (streamable-http.mdx, "
+                                  f"\"Backwards Compatibility\")")
+
+
+def _notification_rules(ex: Exchange, fault) -> None:
+    if ex.status != 202 or ex.body:
+        fault("http-notification-not-202", f"a notification got {ex.status} with {len(ex.body)} body bytes; "
+                                           f"\"the server MUST return HTTP status code 202 Accepted with no body\" "
+                                           f"(streamable-http.mdx, \"Sending Messages to the Server\")")
+
+
+def _request_rules(ex: Exchange, fault) -> None:
+    if ex.media_type not in ("application/json", "text/event-stream"):
+        fault("http-content-type", f"a request was answered with Content-Type {ex.header('content-type')!r}; the "
+                                   f"server MUST answer with application/json or text/event-stream "
+                                   f"(streamable-http.mdx, \"Sending Messages to the Server\")")
+        return
+    parsed = [_parse(m) for m in ex.messages]
+    if any(isinstance(p, dict) and "method" in p and "id" in p for p in parsed):
+        fault("http-server-request", "the response stream carries a JSON-RPC request; the server MUST NOT send "
+                                     "requests on it (streamable-http.mdx, \"Sending Messages to the Server\")")
+    replies = [p for p in parsed if isinstance(p, dict) and "method" not in p]
+    if ex.media_type == "application/json" and len(ex.messages) != 1:
+        fault("http-json-body", "an application/json response must hold exactly one JSON-RPC response")
+    if not replies or parsed[-1] is not replies[-1] or len(replies) != 1 \
+            or id_key(replies[0].get("id")) != id_key(ex.line.reply_id):
+        fault("http-stream-end", f"the response must carry one JSON-RPC response with id {ex.line.reply_id!r}, "
+                                 f"last; \"The final JSON-RPC response SHOULD terminate the stream\" "
+                                 f"(streamable-http.mdx, \"Sending Messages to the Server\")")
+    _status_rule(ex, replies[0] if len(replies) == 1 else None, fault)
+
+
+# Statuses the spec gives an error (streamable-http.mdx, "Protocol Version Header" and "Server Validation";
+# basic/index.mdx, error codes): unknown method 404; header mismatch, missing capability, unsupported version 400.
+ERROR_STATUS = {-32601: 404, -32020: 400, -32021: 400, -32022: 400}
+
+
+def _status_rule(ex: Exchange, reply: dict | None, fault) -> None:
+    error = reply.get("error") if isinstance(reply, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    wanted = ERROR_STATUS.get(code) if isinstance(code, int) else None
+    if wanted is not None and ex.status != wanted:
+        fault("http-error-status", f"error {code} came with HTTP {ex.status}; the spec gives it {wanted}")
+
+
+def _override_rules(ex: Exchange, fault) -> None:
+    """A deliberate case from example.toml: a header that no longer mirrors the body, or a foreign Origin."""
+    sent = {k.lower(): v for k, v in ex.request_headers}
+    origin = sent.get("origin")
+    if origin is not None and not origin.startswith(LOCAL_ORIGINS):
+        if ex.status != 403:
+            fault("http-foreign-origin", f"a foreign Origin ({origin}) got {ex.status}; servers MUST validate "
+                                         f"Origin and answer an invalid one with 403 Forbidden "
+                                         f"(streamable-http.mdx, \"Security Warning\")")
+        return
+    derived = {k.lower(): v for k, v in ex.derived_headers}
+    mirrored = [n for n in derived if n in MIRRORED or n.startswith("mcp-param-")]
+    if any(sent.get(n) != derived[n] for n in mirrored):
+        replies = [_parse(m) for m in ex.messages]
+        codes = [r.get("error", {}).get("code") for r in replies if isinstance(r, dict)
+                 and isinstance(r.get("error"), dict)]
+        if ex.status != 400 or MISMATCH not in codes:
+            fault("http-header-mismatch", f"a header that does not mirror the body got {ex.status} "
+                                          f"{codes or 'without an error'}; servers MUST reject it with 400 and "
+                                          f"-32020 (streamable-http.mdx, \"Server Validation\")")
+
+
+def group_by_line(stdout: bytes, lines: list[TranscriptLine]) -> dict[int, list[bytes]]:
+    """A lockstep stdio run's messages per transcript line: everything written after the previous reply up to and
+    including the reply to the line (a line that expects no reply gets what arrived before the next one)."""
+    owed = [l for l in lines if l.expects_reply]
+    groups: dict[int, list[bytes]] = {l.number: [] for l in lines}
+    at = 0
+    for message in stdout.splitlines():
+        if at >= len(owed):
+            break  # after the last reply: what the server wrote at exit, compared by the stdio rules alone
+        groups[owed[at].number].append(message)
+        parsed = _parse(message)
+        if isinstance(parsed, dict) and "method" not in parsed and id_key(parsed.get("id")) == id_key(owed[at].reply_id):
+            at += 1
+    return groups
+
+
+def same_message(a: bytes, b: bytes) -> bool | str:
+    """True for the same bytes; "escapes" for the same JSON written with other string escapes (\\u00f3 for ó);
+    False otherwise. Key order counts: a reader compares the two lines by eye."""
+    if a == b:
+        return True
+    def pairs(m: bytes):
+        try:
+            return json.loads(m, object_pairs_hook=list)
+        except ValueError:
+            return None
+    parsed = pairs(a)
+    return "escapes" if parsed is not None and parsed == pairs(b) else False
+
+
+def differences(exchanges: list[Exchange], stdio_groups: dict[int, list[bytes]]) -> list[tuple[Exchange, list[bytes]]]:
+    """The exchanges (not overridden) whose messages are not the stdio run's for the same line; marks each one
+    that differs only in escapes (recorded in the http file, never hidden)."""
+    found = []
+    for ex in exchanges:
+        if ex.line is None or ex.overridden:
+            continue
+        stdio = stdio_groups.get(ex.line.number, [])
+        verdicts = [same_message(a, b) for a, b in zip(stdio, ex.messages)]
+        if len(stdio) != len(ex.messages) or False in verdicts:
+            found.append((ex, stdio))
+        ex.escaped = "escapes" in verdicts
+    return found
