@@ -30,7 +30,7 @@ SDK_BEHAVIOUR = {
                   "traceback, exit 1",
     "rmcp-server": "rmcp 3.11's serve() fails to send the first reply with TransportError(BrokenPipe); main returns "
                    "it: 'Error: TransportError {...}', exit 1 (a pipe closed after the first reply ends with "
-                   "'stopped (Closed)' and exit 0)",
+                   "'stopped reason=Closed' on stderr and exit 0)",
 }
 CASES = [pytest.param(example, impl, id=f"{example['name']}/{impl['name']}",
                       marks=[pytest.mark.xfail(strict=True, reason=SDK_BEHAVIOUR[example["name"]])]

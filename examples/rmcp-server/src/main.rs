@@ -48,6 +48,7 @@ impl Tools {
         description = "Adds a and b. a, b and the sum must each fit in a 64-bit signed integer."
     )]
     fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> Result<String, String> {
+        tracing::info!(a, b, "add called"); // a log line for stderr, never for stdout
         match a.checked_add(b) {
             Some(sum) => Ok(format!("{a} + {b} = {sum}")),
             None => Err(format!("{a} + {b} overflows: the sum must fit in a 64-bit signed integer")),
@@ -95,11 +96,21 @@ impl Tools {
 }
 // ANCHOR_END: handler
 
+// ANCHOR: logging
+/// rmcp logs through `tracing`, and `tracing_subscriber::fmt()` writes to stdout unless told
+/// otherwise: on a stdio server that is the wire. So: stderr, no colour codes, and no timestamps
+/// (they would change on every run of the check, which records this stderr).
+fn init_logging() {
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).without_time().init();
+}
+// ANCHOR_END: logging
+
 // ANCHOR: main
 /// A current-thread runtime is all a stdio server needs. rmcp still runs each request as a task
 /// of its own, so on a busy pipe replies can leave out of order: the `id` pairs them, not the order.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    init_logging();
     // serve() returns once the first message has arrived; waiting() once stdin reaches EOF.
     let running = match Tools.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
@@ -108,7 +119,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(error) => return Err(error.into()),
     };
     let reason = running.waiting().await?;
-    eprintln!("rmcp-server: stopped ({reason:?})"); // stderr: never on the wire
+    tracing::info!(?reason, "stopped");
     Ok(())
 }
 // ANCHOR_END: main
