@@ -216,3 +216,45 @@ def test_an_http_record_left_over_is_named(tmp_path):
     proc = invoke(root)
     assert proc.returncode != 0
     assert "examples/srv/http.python.jsonl" in proc.out and "left over" in proc.out
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_http_reaches_the_sandboxed_server_through_the_relay(tmp_path):
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from support.tool_repos import TOOLS
+
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"}})
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, str(TOOLS / "run_examples.py"), "serve", "srv", "--http",
+                             f"127.0.0.1:{port}", "--root", str(root)], stderr=subprocess.PIPE)
+    try:
+        body, deadline = None, time.monotonic() + 30
+        while body is None and time.monotonic() < deadline:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=req(5).encode(), method="POST",
+                                             headers={"Content-Type": "application/json"})
+            try:
+                body = json.loads(urllib.request.urlopen(request, timeout=5).read())
+            except OSError:
+                time.sleep(0.1)
+        assert body is not None and body["id"] == 5 and body["result"]["tools"] == []
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert b"from its sandbox" in err
+
+
+def test_serve_http_binds_only_a_local_address(tmp_path):
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"}})
+    proc = invoke(root, "serve", "srv", "--http", "0.0.0.0:8000")
+    assert proc.returncode == 2 and "local address" in proc.out

@@ -23,7 +23,9 @@ SUBCOMMANDS = ("serve", "new")
 DESCRIPTION = """Build, run and verify every example under examples/, write their answer keys, and paste sources,
 transcripts and answer keys into the pages under docs/. With --check, do all of it and write nothing."""
 MORE_HELP = f"""other commands:
-  serve NAME [--impl rust|cargo|python]   build (from cache) and run an example server on this stdin/stdout
+  serve NAME [--impl rust|cargo|python] [--http ADDR]
+                                          build (from cache) and run an example server on this stdin/stdout,
+                                          or over Streamable HTTP at http://ADDR/mcp (a local address)
   new NAME --lang cargo|rust|python       create examples/NAME with a working server, transcript and answer key
                                           (cargo: a member of examples/Cargo.toml's workspace, on serde_json;
                                           rust: one std-only file, for a lesson about having no crates)
@@ -119,6 +121,9 @@ def parse_serve(argv):
     parser.add_argument("name", metavar="NAME")
     parser.add_argument("--impl", choices=[kind.value for kind in model.IMPLEMENTATION_FILES], default=None,
                         help="which implementation (default: the first of rust, cargo, python it has)")
+    parser.add_argument("--http", metavar="ADDR", default=None,
+                        help="serve Streamable HTTP at http://ADDR/mcp (such as 127.0.0.1:8000) instead of stdio; "
+                             "for an example whose example.toml sets http")
     _common(parser)
     return parser.parse_args(argv)
 
@@ -178,8 +183,9 @@ def list_examples(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     from . import commands
 
-    commands.serve((args.root or default_root()).resolve(), args.name, args.impl, args.unsandboxed)
-    return EXIT_INTERNAL  # not reached: the server replaced this process
+    status = commands.serve((args.root or default_root()).resolve(), args.name, args.impl, args.unsandboxed,
+                            args.http)
+    return status if args.http else EXIT_INTERNAL  # stdio: not reached, the server replaced this process
 
 
 def new(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import sandbox as sandboxing
 from . import toolchain
 from .build import compile as build
 from .environment import default_root
@@ -73,8 +74,9 @@ def _implementation_entry(root: Path, example: model.Example, impl: model.Implem
     return entry
 
 
-def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool) -> None:
-    """Build (from cache) and run one example server on this process's stdin and stdout; does not return."""
+def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http: str | None = None) -> int:
+    """Build (from cache) and run one example server on this process's stdin and stdout (does not return), or,
+    with `http` (an address such as 127.0.0.1:8000), over Streamable HTTP there until it stops."""
     examples, _ = model.discover(root)
     example = next((e for e in examples if e.name == name), None)
     if example is None:
@@ -83,13 +85,66 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool) -> No
         impl = example.implementation(impl_name)
     except ToolError as exc:
         raise UsageError(exc.message) from None
+    if http is not None:
+        _check_local(http)
     sandbox = open_sandbox(unsandboxed)
     built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
+    if http is not None:
+        return _serve_http(built.spec(sandbox.enabled, os.getcwd()), http, sandbox, f"{name} ({impl.name})")
     # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
     # sandbox as under --check, with this process's stdin and stdout passed straight through.
     sys.stdout.flush()
     sys.stderr.flush()
     sandbox.exec(built.spec(sandbox.enabled, os.getcwd()))
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def _check_local(address: str) -> None:
+    """Streamable HTTP servers run locally SHOULD bind only to localhost (streamable-http.mdx, "Security
+    Warning"): serve binds nothing else."""
+    host, _, port = address.rpartition(":")
+    if host not in LOCAL_HOSTS or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--http takes a local address such as 127.0.0.1:8000 (host one of "
+                         f"{', '.join(LOCAL_HOSTS)}), got {address!r}")
+
+
+def _serve_http(spec, address: str, sandbox, label: str) -> int:
+    """The server in its sandbox, reached through run/http_relay.py's socket pair; until it exits or Ctrl-C."""
+    import subprocess
+    import tempfile
+
+    from .run import http_relay
+
+    if not sandbox.enabled:
+        env = dict(spec.env, MCP_HTTP_ADDR=address)
+        print(f"serving {label} at http://{address}/mcp, unsandboxed (Ctrl-C stops it)", file=sys.stderr)
+        return subprocess.call(spec.argv, env=env)
+    with tempfile.TemporaryDirectory(prefix="runex-serve-") as meeting:
+        os.chmod(meeting, 0o777)  # the sandbox's user creates the socket in it
+        relay = Path(http_relay.__file__)
+        python = getattr(sys, "_base_executable", sys.executable)
+        mounts = dict(spec.read_only)
+        mounts.setdefault(sys.base_prefix, sys.base_prefix)
+        mounts[str(relay)] = "/runex/http_relay.py"
+        inside = sandboxing.Spec([python, "/runex/http_relay.py", "/relay/socket", *spec.argv],
+                                 tuple(mounts.items()), spec.writable + ((meeting, "/relay"),), spec.env,
+                                 spec.chdir, spec.limits)
+        try:
+            listener = http_relay.outside(address, os.path.join(meeting, "socket"))
+        except OSError as exc:
+            raise UsageError(f"cannot listen on {address}: {exc.strerror}; choose another port") from None
+        print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
+        proc = sandbox.popen(inside, stdin=subprocess.DEVNULL)
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            sandboxing.kill(proc)
+            proc.wait()
+            listener.close()
 
 
 def new(root: Path, name: str, lang: str, unsandboxed: bool) -> tuple[Path, model.Example, Outcome]:
