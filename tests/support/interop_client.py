@@ -213,35 +213,51 @@ async def recording_stdio(params, session: Session, errlog):
     from mcp.client.stdio import stdio_client
 
     async with stdio_client(params, errlog=errlog) as (read, write):
-        to_session_send, to_session_recv = anyio.create_memory_object_stream(0)
-        from_session_send, from_session_recv = anyio.create_memory_object_stream(0)
+        async with _recording(read, write, session) as streams:
+            yield streams
 
-        async def inbound():
-            async with to_session_send:
-                async for item in read:
-                    if isinstance(item, Exception):
-                        session.faults.append(f"mcp client could not read a stdout line: {describe(item)}")
-                    else:
-                        message = _dump(item.message)
-                        session.received.append(message)
-                        if "method" in message and "id" in message:
-                            session.faults.append(f"the server sent a request ({message['method']}); "
-                                                  f"in 2026-07-28 servers never do")
-                    await to_session_send.send(item)
 
-        async def outbound():
-            async with from_session_recv:
-                async for item in from_session_recv:
-                    session.sent.append(_dump(item.message))
-                    await write.send(item)
+@asynccontextmanager
+async def recording_http(url: str, session: Session):
+    """streamable_http_client(url), recorded like recording_stdio."""
+    from mcp.client.streamable_http import streamable_http_client
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(inbound)
-            group.start_soon(outbound)
-            try:
-                yield to_session_recv, from_session_send
-            finally:
-                group.cancel_scope.cancel()
+    async with streamable_http_client(url, terminate_on_close=False) as (read, write):
+        async with _recording(read, write, session) as streams:
+            yield streams
+
+
+@asynccontextmanager
+async def _recording(read, write, session: Session):
+    to_session_send, to_session_recv = anyio.create_memory_object_stream(0)
+    from_session_send, from_session_recv = anyio.create_memory_object_stream(0)
+
+    async def inbound():
+        async with to_session_send:
+            async for item in read:
+                if isinstance(item, Exception):
+                    session.faults.append(f"mcp client could not read a stdout line: {describe(item)}")
+                else:
+                    message = _dump(item.message)
+                    session.received.append(message)
+                    if "method" in message and "id" in message:
+                        session.faults.append(f"the server sent a request ({message['method']}); "
+                                              f"in 2026-07-28 servers never do")
+                await to_session_send.send(item)
+
+    async def outbound():
+        async with from_session_recv:
+            async for item in from_session_recv:
+                session.sent.append(_dump(item.message))
+                await write.send(item)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(inbound)
+        group.start_soon(outbound)
+        try:
+            yield to_session_recv, from_session_send
+        finally:
+            group.cancel_scope.cancel()
 
 
 def _reply_to(session: Session, sent: dict | None) -> dict | None:
@@ -280,7 +296,8 @@ async def _perform(client, step: Step):
         raise AssertionError(step.method)
 
 
-async def _drive(serve_command: list[str], example: dict, root: Path, mode: str, session: Session) -> None:
+async def _drive(serve_command: list[str], example: dict, root: Path, mode: str, session: Session,
+                 http_url: str | None = None) -> None:
     import mcp
     from mcp import Client, StdioServerParameters
     from mcp.shared.exceptions import MCPError
@@ -294,9 +311,13 @@ async def _drive(serve_command: list[str], example: dict, root: Path, mode: str,
         env = {key: os.environ[key] for key in PASSED_THROUGH if key in os.environ}
         env.update({"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC", "TMPDIR": home,
                     "PYTHONDONTWRITEBYTECODE": "1"})
-        params = StdioServerParameters(command=serve_command[0], args=serve_command[1:], env=env, cwd=home)
         info = mcp.Implementation(**client_info) if client_info else None
-        client = Client(recording_stdio(params, session, errlog), mode=mode, client_info=info,
+        if http_url:
+            transport = recording_http(http_url, session)
+        else:
+            params = StdioServerParameters(command=serve_command[0], args=serve_command[1:], env=env, cwd=home)
+            transport = recording_stdio(params, session, errlog)
+        client = Client(transport, mode=mode, client_info=info,
                         read_timeout_seconds=min(CLIENT_TIMEOUT, 2 * float(example.get("timeout") or 5.0)))
         listed: set[str] | None = None  # the tool names of the last tools/list
         try:
@@ -349,8 +370,9 @@ def notification_model(note: dict):
     return TypeAdapter(mcp.types.ClientNotification).validate_python(body, by_name=False)
 
 
-def drive(serve_command: list[str], example: dict, root: Path, mode: str) -> Session:
-    """Run the whole interaction (time-boxed); every complaint of the client ends up in session.faults."""
+def drive(serve_command: list[str], example: dict, root: Path, mode: str, http_url: str | None = None) -> Session:
+    """Run the whole interaction (time-boxed); every complaint of the client ends up in session.faults. With
+    `http_url` the client talks Streamable HTTP to a server already serving there (serve_command unused)."""
     session = Session(mode)
     handler = _ClientLog(session.faults)
     logger = logging.getLogger("mcp")
@@ -361,7 +383,7 @@ def drive(serve_command: list[str], example: dict, root: Path, mode: str) -> Ses
 
     async def main():
         with anyio.fail_after(CLIENT_TIMEOUT):
-            await _drive(serve_command, example, root, mode, session)
+            await _drive(serve_command, example, root, mode, session, http_url)
 
     # A thread of its own: an event loop left running in this thread (playwright's sync API keeps one) must not
     # stop the client from starting its own.

@@ -16,6 +16,7 @@ import threading
 import time
 
 INSIDE_PORT = 8765
+STARTUP_SECONDS = 60.0
 
 
 def pump(source, sink):
@@ -82,9 +83,18 @@ def outside(address, socket_path):
     listener = socket.create_server((host.strip("[]"), int(port)))
 
     def connect():
-        upstream = socket.socket(socket.AF_UNIX)
-        upstream.connect(socket_path)
-        return upstream
+        # The socket appears once the server listens: a client that comes earlier waits for it, as for a slow start.
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            upstream = socket.socket(socket.AF_UNIX)
+            try:
+                upstream.connect(socket_path)
+                return upstream
+            except OSError:
+                upstream.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
     threading.Thread(target=accept_forever, args=(listener, connect), daemon=True).start()
     return listener
 
