@@ -1,0 +1,150 @@
+# streamable-http: the Python twin of src/*.rs on the official SDK, `mcp` 2.3.0. With MCP_HTTP_ADDR
+# unset it serves stdio; with MCP_HTTP_ADDR=127.0.0.1:PORT it serves Streamable HTTP at
+# http://127.0.0.1:PORT/mcp under uvicorn. The tools are the same either way: only the wire differs.
+# It uses the SDK's low-level Server, so the schemas are written out here, byte for byte what the
+# Rust twin's schemars writes, and both twins answer every line alike.
+
+import os
+import signal
+import sys
+
+import anyio
+import mcp_types as types
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+# ANCHOR: tools
+SCHEMA = "https://json-schema.org/draft/2020-12/schema"
+SKIES = ["sunny", "cloudy", "rain", "windy"]  # made-up skies, one per day in turn
+
+TOOLS = {
+    "echo": types.Tool(
+        name="echo",
+        description="Returns the text unchanged.",
+        input_schema={
+            "$schema": SCHEMA,
+            "additionalProperties": False,
+            "properties": {"text": {"description": "The text to send back", "type": "string"}},
+            "required": ["text"],
+            "type": "object",
+        },
+    ),
+    "forecast": types.Tool(
+        name="forecast",
+        description="A made-up weather forecast for a region, one sky per day. "
+        "The same region and days always give the same answer.",
+        input_schema={
+            "$schema": SCHEMA,
+            "additionalProperties": False,
+            "properties": {
+                # "uint32" is what schemars writes for Rust's u32: an annotation, not a check.
+                "days": {"description": "How many days ahead, 1 to 7", "format": "uint32",
+                         "maximum": 7, "minimum": 1, "type": "integer"},
+                "region": {"description": "Region name, for example eu-west. Over HTTP the client repeats it "
+                           "in the Mcp-Param-Region header.", "type": "string", "x-mcp-header": "Region"},
+            },
+            "required": ["region", "days"],
+            "type": "object",
+        },
+    ),
+}
+
+
+class ToolFailed(Exception):
+    """The tool ran and failed: the reply is a result with "isError": true that the model reads."""
+
+
+def echo(text: str) -> str:
+    return text
+
+
+def forecast(region: str, days: int) -> str:
+    if not 1 <= days <= 7:
+        raise ToolFailed(f"days must be from 1 to 7, got {days}")
+    skies = [SKIES[day % len(SKIES)] for day in range(days)]
+    return f"{region}, next {days} days: {', '.join(skies)}"
+# ANCHOR_END: tools
+
+
+# ANCHOR: handlers
+async def list_tools(ctx, params) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=list(TOOLS.values()), ttl_ms=0, cache_scope="public")
+
+
+async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    function = {"echo": echo, "forecast": forecast}.get(params.name)
+    if function is None:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+    try:
+        text, failed = function(**(params.arguments or {})), False
+    except ToolFailed as failure:
+        text, failed = str(failure), True
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=failed)
+
+
+server = Server("streamable-http", version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool,
+                get_tool_input_schema=lambda name: TOOLS[name].input_schema if name in TOOLS else None)
+# ANCHOR_END: handlers
+
+
+# ANCHOR: key-order
+# The SDK writes a result's keys in its own order, rmcp in another; JSON gives key order no meaning,
+# but the twins share one answer key, compared byte for byte. This middleware reorders each result
+# the way rmcp writes it; it changes no key and no value.
+RMCP_ORDER = {
+    "server/discover": ("resultType", "supportedVersions", "capabilities", "ttlMs", "cacheScope", "_meta"),
+    "tools/list": ("resultType", "_meta", "ttlMs", "cacheScope", "tools"),
+    "tools/call": ("resultType", "content", "isError", "_meta"),
+}
+
+
+def ordered(item: dict, keys: tuple[str, ...]) -> dict:
+    return {key: item[key] for key in keys if key in item} | {k: v for k, v in item.items() if k not in keys}
+
+
+async def rmcp_key_order(ctx, call_next):
+    result = await call_next(ctx)
+    if ctx.method not in RMCP_ORDER or not isinstance(result, dict):
+        return result
+    result = ordered(result, RMCP_ORDER[ctx.method])
+    for tool in result.get("tools", []):  # serde_json writes a schema's keys sorted
+        tool["inputSchema"] = dict(sorted(tool["inputSchema"].items()))
+    if "tools" in result:
+        result["tools"] = [ordered(tool, ("name", "description", "inputSchema")) for tool in result["tools"]]
+    if "content" in result:
+        result["content"] = [ordered(block, ("type", "text")) for block in result["content"]]
+    return result
+
+
+server.middleware.append(rmcp_key_order)
+# ANCHOR_END: key-order
+
+
+# ANCHOR: main
+async def serve_stdio() -> None:
+    async with stdio_server() as (read, write):  # until stdin reaches EOF
+        await server.run(read, write, server.create_initialization_options())
+
+
+def serve_http(address: str) -> None:
+    host, _, port = address.rpartition(":")
+    # json_response: a reply with nothing before it is one JSON body, not a one-event SSE stream.
+    # stateless_http: no sessions for legacy clients either. host: the SDK turns on its DNS-rebinding
+    # protection (Host and Origin checked) for 127.0.0.1 and localhost.
+    app = server.streamable_http_app(json_response=True, stateless_http=True, host=host)
+    print(f"streamable-http: listening on http://{address}/mcp", file=sys.stderr)
+    # After a graceful shutdown uvicorn raises the signal that stopped it again, for the handler that was
+    # there before it ran: this one makes SIGTERM an exit with status 0, not a death by signal.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # access_log off: uvicorn writes its access lines to stdout. Its own warnings go to stderr.
+    uvicorn.run(app, host=host, port=int(port), log_level="warning", access_log=False)
+
+
+if __name__ == "__main__":
+    if "MCP_HTTP_ADDR" in os.environ:
+        serve_http(os.environ["MCP_HTTP_ADDR"])
+    else:
+        anyio.run(serve_stdio)
+# ANCHOR_END: main

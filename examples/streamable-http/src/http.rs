@@ -1,0 +1,40 @@
+// Streamable HTTP: rmcp's tower service mounted on axum at /mcp, set up for 2026-07-28 clients
+// only. Logs go to stderr; stdout stays empty.
+
+// ANCHOR: http
+use std::{net::SocketAddr, sync::Arc};
+
+use rmcp::transport::streamable_http_server::{
+    session::never::NeverSessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::tools::Tools;
+
+pub async fn serve(addr: SocketAddr) -> Result<(), Box<dyn std::error::Error>> {
+    let port = addr.port();
+    let config = StreamableHttpServerConfig::default()
+        // No sessions, no GET stream: a GET or DELETE on /mcp gets 405, as 2026-07-28 asks.
+        .with_legacy_session_mode(false)
+        // A reply with nothing before it is one JSON body, not a one-event SSE stream.
+        .with_json_response(true)
+        // The spec says servers MUST check Origin; rmcp checks it only once it has a list.
+        .with_allowed_origins([format!("http://127.0.0.1:{port}"), format!("http://localhost:{port}")]);
+    let stop = config.cancellation_token.clone();
+    // The factory runs for each request: Tools holds no state, so a new one costs nothing.
+    let service = StreamableHttpService::new(|| Ok(Tools), Arc::new(NeverSessionManager::default()), config);
+    let app = axum::Router::new().nest_service("/mcp", service);
+
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("streamable-http: listening on http://{addr}/mcp");
+    let mut terminate = signal(SignalKind::terminate())?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            terminate.recv().await;
+            stop.cancel(); // ends open SSE streams, so the shutdown need not wait for them
+        })
+        .await?;
+    eprintln!("streamable-http: stopped");
+    Ok(())
+}
+// ANCHOR_END: http
