@@ -13,6 +13,7 @@ from ..examples.model import ANSWER_KEY, TRANSCRIPT
 from . import markers
 
 CONVERSATION = "conversation"  # NAME/conversation: a virtual target, the transcript and answer key as exchanges
+HTTP_VIEW = "http"  # NAME/http: a virtual target, the HTTP records of every implementation as one table
 
 LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
 
@@ -69,6 +70,9 @@ def caption_for(rel: str) -> str:
                 f"verified by CI; never typed by hand.")
     if name == TRANSCRIPT:
         return f"Transcript: `{rel}`, what the client writes to the server's stdin, one message per line."
+    if name.startswith("http.") and name.endswith(".jsonl"):
+        return (f"HTTP record: `{rel}`, status and headers of each POST over Streamable HTTP, written by "
+                f"`tools/run_examples.py` and verified by CI; never typed by hand.")
     if name in ("main.rs", "server.py"):  # a rustc example, a cargo project's src/main.rs, or Python
         action = "runs" if name.endswith(".py") else "compiles and runs"
         return f"Source: `{rel}`, the file CI {action} against the example's transcript."
@@ -100,6 +104,9 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     for block in blocks:
         if is_conversation(block.target):
             bodies[block.line] = conversation_body(root, block, rel, overrides)
+            continue
+        if is_http_view(block.target):
+            bodies[block.line] = http_body(root, block, rel, overrides)
             continue
         source = resolve_target(root, block.target, rel, block.line, overrides)
         source_rel = str(source.relative_to(root))
@@ -140,6 +147,37 @@ def title_for(source_rel: str, source_text: str, region: str | None) -> str:
 def is_conversation(target: str) -> bool:
     parts = PurePosixPath(target.split("#", 1)[0]).parts
     return len(parts) == 2 and parts[1] == CONVERSATION
+
+
+def is_http_view(target: str) -> bool:
+    parts = PurePosixPath(target).parts
+    return len(parts) == 2 and parts[1] == HTTP_VIEW
+
+
+def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+    """NAME/http: the http.<impl>.jsonl records (about to be written, else checked in) as one table."""
+    from ..wire import transcript as transcript_reader
+    from . import http_view
+
+    name = PurePosixPath(block.target).parts[0]
+    examples, _ = model.discover(root)
+    example = next((e for e in examples if e.name == name), None)
+    if example is None or not example.config.http:
+        raise PageError(f"marker names the HTTP view of {name!r}, but no example of that name sets http in its "
+                        f"{model.CONFIG}", file=page, line=block.line)
+    def current(path: Path) -> bytes | None:
+        data = overrides.get(path.resolve())
+        return data if data is not None else (path.read_bytes() if path.is_file() else None)
+    records = {i.name.value: current(example.http_file(i.name)) for i in example.implementations
+               if example.serves_http(i.name)}
+    key = current(example.answer_key)
+    if key is None or any(data is None for data in records.values()):
+        raise PageError(f"marker names the HTTP view of {name}, whose answer key or http records are not written "
+                        f"yet; run the tool without --check to write them", file=page, line=block.line)
+    lines, _ = transcript_reader.read(example.transcript, str(example.transcript.relative_to(root)))
+    reasons = {o.line: o.reason for o in example.config.http_overrides}
+    files = [str(example.http_file(impl).relative_to(root)) for impl in records]
+    return http_view.render(lines, key, records, reasons, block.indent, files)
 
 
 def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:

@@ -1,0 +1,59 @@
+"""The HTTP view (NAME/http markers) in Chromium: one row per recorded request, one column per implementation, the
+rows where the implementations' statuses differ marked, and the page still no wider than a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .checks import new_context, open_page
+from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+skip_module_without_browser()
+
+
+def _http_targets(src: str) -> list[str]:
+    text = (ROOT / src).read_text(encoding="utf-8")
+    return [s.target for s in markers.parse(text, src) if isinstance(s, markers.Block) and pages.is_http_view(s.target)]
+
+
+WITH_HTTP = [(d.src, t) for d in discover_docs(ROOT) for t in _http_targets(d.src)]
+
+_TABLES = """() => [...document.querySelectorAll("article table")].map(t => ({
+  head: [...t.querySelectorAll("thead th")].map(th => th.textContent.trim()),
+  rows: [...t.querySelectorAll("tbody tr")].map(tr => [...tr.querySelectorAll("td")].map(td => td.textContent)),
+}))"""
+
+
+def _records(name: str) -> dict[str, list[dict]]:
+    folder = ROOT / "examples" / name
+    return {p.name[len("http."):-len(".jsonl")]: [json.loads(l) for l in p.read_text().splitlines()]
+            for p in sorted(folder.glob("http.*.jsonl"))}
+
+
+def test_some_page_shows_an_http_view():
+    assert WITH_HTTP, "no page has a <!-- example-begin: NAME/http --> marker pair"
+
+
+@pytest.mark.parametrize("src, target", WITH_HTTP)
+def test_the_table_has_a_row_per_request_and_marks_what_differs(chromium, site, src, target):
+    records = _records(target.split("/")[0])
+    context = new_context(chromium, site, phone=True)
+    try:
+        page = open_page(context, site)
+        page.goto(site.url(site.doc(src)), wait_until="load")
+        tables = page.evaluate(_TABLES)
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    finally:
+        context.close()
+    table = next((t for t in tables if all(impl in t["head"] for impl in records)), None)
+    assert table is not None, f"{src}: no table with a column for each of {list(records)}: {tables}"
+    first = next(iter(records.values()))
+    assert len(table["rows"]) == len(first), f"{src}: {len(table['rows'])} rows for {len(first)} requests"
+    for index, row in enumerate(table["rows"]):
+        statuses = {recs[index]["status"] for recs in records.values()}
+        marked = any("(differs)" in cell for cell in row)
+        assert marked == (len(statuses) > 1), f"{src}: row {index + 1} {row}: statuses {statuses}"
+    assert overflow <= 1, f"{src}: the page is {overflow}px wider than a phone's screen"

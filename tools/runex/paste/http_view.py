@@ -1,0 +1,85 @@
+"""NAME/http: the HTTP side of an example's runs as one Markdown table, every implementation in its own column.
+
+Each row is a transcript line (and last, the GET probe): the headers the client derived from the body (an override's
+headers marked, with its reason), then per implementation the status, the content type and, for an error reply, its
+code. Where the implementations answer differently, the cells say so: the SDKs do not agree on every status, and the
+page shows it rather than hiding it. The messages themselves are in the answer key, the same for every row.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..wire import http as wire_http
+from ..wire.transcript import TranscriptLine
+
+MEDIA = {"application/json": "JSON", "text/event-stream": "SSE"}
+
+
+def render(lines: list[TranscriptLine], answer_key: bytes, records: dict[str, bytes], overrides: dict[int, str],
+           indent: str, record_files: list[str]) -> list[str]:
+    """The table's lines; `records` maps an implementation to its http.<impl>.jsonl (named in `record_files`),
+    `overrides` a line to its reason."""
+    parsed = {impl: [json.loads(l) for l in data.decode("utf-8").splitlines()] for impl, data in records.items()}
+    groups = wire_http.group_by_line(answer_key, lines)
+    impls = list(parsed)
+    header = ["Line", "Headers sent (besides Accept and Content-Type)"] + [f"`{i}`" for i in impls]
+    rows = [header, ["---"] * len(header)]
+    keys = [r.get("line", r.get("probe")) for r in parsed[impls[0]]]
+    by_line = {impl: {r.get("line", r.get("probe")): r for r in recs} for impl, recs in parsed.items()}
+    for key in keys:
+        first = by_line[impls[0]][key]
+        # An overridden line's messages are in its record, not the answer key.
+        cells = [_cell(by_line[i].get(key), groups.get(key, [])) for i in impls]
+        if len({(by_line[i].get(key) or {}).get("status") for i in impls}) > 1:
+            cells = [c + " (differs)" for c in cells]
+        rows.append([_what(key, lines), _sent(first, overrides.get(key))] + cells)
+    caption = ("HTTP records: " + ", ".join(f"`{r}`" for r in record_files) + ", written by "
+               "`tools/run_examples.py` and verified by CI; the replies themselves are the answer key's.")
+    table = [f"{indent}| " + " | ".join(row) + " |\n" for row in rows]
+    return ["\n"] + table + ["\n", f"{indent}{caption}\n", f"{indent}{{: .example-caption }}\n", "\n"]
+
+
+def _what(key: object, lines: list[TranscriptLine]) -> str:
+    if not isinstance(key, int):
+        return f"{key} (no body)"
+    method = next((l.method for l in lines if l.number == key), None)
+    return f"{key} `{method}`" if method else str(key)
+
+
+def _sent(record: dict, reason: str | None) -> str:
+    shown = "<br>".join(f"`{name}: {value}`" for name, value in record["request"].items())
+    return shown + (f"<br>*on purpose: {_escape(reason)}*" if reason else "")
+
+
+def _cell(record: dict | None, messages: list[bytes]) -> str:
+    if record is None:
+        return "not sent"
+    media = MEDIA.get(record["headers"].get("content-type", "").split(";")[0].strip(), "")
+    text = f"**{record['status']}**" + (f" {media}" if media else "")
+    body = record.get("body")
+    codes = _error_codes([body.encode("utf-8")] if body is not None else messages)
+    if codes:
+        text += " " + ", ".join(f"`{c}`" for c in codes)
+    allow = record["headers"].get("allow")
+    if allow:
+        text += f" `Allow: {allow}`"
+    if "json" in record:
+        text += ", `\\u` escapes"
+    return text
+
+
+def _error_codes(messages: list[bytes]) -> list[int]:
+    codes = []
+    for message in messages:
+        try:
+            parsed = json.loads(message)
+        except ValueError:
+            continue
+        if isinstance(parsed, dict) and isinstance(parsed.get("error"), dict):
+            codes.append(parsed["error"].get("code"))
+    return codes
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
