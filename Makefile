@@ -26,7 +26,7 @@ sandbox:
 $(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
-	npm ci --no-audit --no-fund   # node_modules/pyodide, for "Run it here" (package-lock.json pins it)
+	npm ci --no-audit --no-fund   # pyodide ("Run it here"), the conformance suite and its Node 22 (package-lock.json)
 	touch $(STAMP)
 
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.

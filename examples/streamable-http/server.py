@@ -11,6 +11,8 @@ import sys
 import anyio
 import mcp_types as types
 import uvicorn
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
@@ -52,17 +54,12 @@ TOOLS = {
 }
 
 
-class ToolFailed(Exception):
-    """The tool ran and failed: the reply is a result with "isError": true that the model reads."""
-
-
 def echo(text: str) -> str:
     return text
 
 
 def forecast(region: str, days: int) -> str:
-    if not 1 <= days <= 7:
-        raise ToolFailed(f"days must be from 1 to 7, got {days}")
+    # days is 1 to 7: call_tool checked the arguments against the schema's minimum and maximum.
     skies = [SKIES[day % len(SKIES)] for day in range(days)]
     return f"{region}, next {days} days: {', '.join(skies)}"
 # ANCHOR_END: tools
@@ -77,10 +74,14 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     function = {"echo": echo, "forecast": forecast}.get(params.name)
     if function is None:
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-    try:
-        text, failed = function(**(params.arguments or {})), False
-    except ToolFailed as failure:
-        text, failed = str(failure), True
+    arguments = params.arguments or {}
+    # The low-level Server passes the arguments on unchecked; rmcp's serde refuses what the struct does not
+    # fit. Both answer a result with "isError": true, the model's cue to fix the call (the texts differ).
+    problem = best_match(Draft202012Validator(TOOLS[params.name].input_schema).iter_errors(arguments))
+    if problem is not None:
+        text, failed = f"invalid arguments: {problem.message}", True
+    else:
+        text, failed = function(**arguments), False
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=failed)
 
 
@@ -146,5 +147,8 @@ if __name__ == "__main__":
     if "MCP_HTTP_ADDR" in os.environ:
         serve_http(os.environ["MCP_HTTP_ADDR"])
     else:
-        anyio.run(serve_stdio)
+        try:
+            anyio.run(serve_stdio)
+        except* BrokenPipeError:  # stdout closed: the client has gone, which is no error here
+            print("streamable-http: the client has gone (broken pipe)", file=sys.stderr)
 # ANCHOR_END: main

@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use rmcp::{
     handler::server::{tool::ToolCallContext, wrapper::Parameters},
     model::{
-        CallToolRequestParams, CallToolResponse, ErrorCode, Implementation, ListPromptsResult, MetaObject,
-        PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+        CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Implementation,
+        ListPromptsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
     },
     schemars::JsonSchema,
     serde::Deserialize,
@@ -65,7 +65,8 @@ impl Tools {
 /// `#[tool_handler]` writes `tools/list`, `tools/call` and the schema lookup that rmcp's HTTP
 /// transport uses to check `Mcp-Param-*` headers. The rest says what the Python twin says: this
 /// server speaks 2026-07-28 only, its tool list never changes, serverInfo goes in every result's
-/// `_meta`, and a method it does not serve gets -32601 "Method not found", the method as data.
+/// `_meta`, an unknown tool gets -32602 "Unknown tool: NAME", and a method it does not serve
+/// gets -32601 "Method not found" with the method as data.
 #[tool_handler(meta = result_meta(self))]
 impl ServerHandler for Tools {
     fn get_info(&self) -> ServerConfig {
@@ -101,8 +102,20 @@ impl ServerHandler for Tools {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "Method not found", Some("prompts/list".into())))
+        Err(method_not_found("prompts/list"))
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(method_not_found(&request.method))
+    }
+}
+
+fn method_not_found(method: &str) -> ErrorData {
+    ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "Method not found", Some(method.into()))
 }
 
 /// `{"io.modelcontextprotocol/serverInfo": {...}}`, from the name and version in get_info().
