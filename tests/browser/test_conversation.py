@@ -22,8 +22,17 @@ def _targets(src: str) -> list[str]:
     return [s.target for s in markers.parse(text, src) if isinstance(s, markers.Block)]
 
 
+def _shown_as_loaded(src: str) -> bool:
+    """A conversation marker at the start of a line: the view is not inside a collapsed ??? block."""
+    text = (ROOT / src).read_text(encoding="utf-8")
+    return any(s.indent == "" and pages.is_conversation(s.target)
+               for s in markers.parse(text, src) if isinstance(s, markers.Block))
+
+
 DOCS = discover_docs(ROOT)
 WITH_CONVERSATION = [d.src for d in DOCS if any(pages.is_conversation(t) for t in _targets(d.src))]
+# The "Show all" check clicks a long exchange as the page loads, so it needs a conversation outside any ??? block.
+SHOWN_CONVERSATION = [src for src in WITH_CONVERSATION if _shown_as_loaded(src)]
 WITH_TRANSCRIPT = [d.src for d in DOCS if any(t.endswith("/transcript.jsonl") for t in _targets(d.src))]
 
 # Open every raw line and every "Show all": the widest the view gets.
@@ -127,7 +136,12 @@ def test_raw_lines_show_and_copy_the_exact_file_lines(chromium, site, src):
     assert not problems, f"{src}: {len(problems)} problem(s):\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("src", WITH_CONVERSATION[:1])
+def test_some_page_shows_a_conversation_as_loaded():
+    assert SHOWN_CONVERSATION, ("every conversation view sits in a collapsed ??? block; the Show-all check needs one "
+                                "page whose <!-- example-begin: NAME/conversation --> marker starts its line")
+
+
+@pytest.mark.parametrize("src", SHOWN_CONVERSATION[:1])
 def test_the_pretty_form_has_no_copy_button_and_show_all_lifts_the_cut(chromium, site, src):
     context = new_context(chromium, site)
     try:
