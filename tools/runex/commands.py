@@ -128,7 +128,8 @@ def _serve_http(spec, address: str, sandbox, label: str) -> int:
         mounts = dict(spec.read_only)
         mounts.setdefault(sys.base_prefix, sys.base_prefix)
         mounts[str(relay)] = "/runex/http_relay.py"
-        inside = sandboxing.Spec([python, "/runex/http_relay.py", "/relay/socket", *spec.argv],
+        port = address.rpartition(":")[2]
+        inside = sandboxing.Spec([python, "/runex/http_relay.py", "/relay/socket", port, *spec.argv],
                                  tuple(mounts.items()), spec.writable + ((meeting, "/relay"),), spec.env,
                                  spec.chdir, spec.limits)
         try:

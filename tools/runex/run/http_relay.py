@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 
-INSIDE_PORT = 8765
 STARTUP_SECONDS = 60.0
 
 
@@ -59,13 +58,15 @@ def accept_forever(listener, connect):
         join(client, upstream)
 
 
-def inside(socket_path, argv):
-    """In the sandbox: start the server, wait until it listens, relay the socket to it; exit with it."""
-    env = dict(os.environ, MCP_HTTP_ADDR=f"127.0.0.1:{INSIDE_PORT}")
+def inside(socket_path, port, argv):
+    """In the sandbox: start the server on 127.0.0.1:`port` (the port the reader uses outside, so an Origin the
+    server allows names it), wait until it listens, relay the socket to it; exit with it."""
+    port = int(port)
+    env = dict(os.environ, MCP_HTTP_ADDR=f"127.0.0.1:{port}")
     server = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
     while server.poll() is None:
         try:
-            socket.create_connection(("127.0.0.1", INSIDE_PORT), timeout=0.5).close()
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             break
         except OSError:
             time.sleep(0.02)
@@ -73,7 +74,7 @@ def inside(socket_path, argv):
     listener.bind(socket_path)
     listener.listen()
     threading.Thread(target=accept_forever, daemon=True,
-                     args=(listener, lambda: socket.create_connection(("127.0.0.1", INSIDE_PORT)))).start()
+                     args=(listener, lambda: socket.create_connection(("127.0.0.1", port)))).start()
     sys.exit(server.wait())
 
 
@@ -100,4 +101,4 @@ def outside(address, socket_path):
 
 
 if __name__ == "__main__":
-    inside(sys.argv[1], sys.argv[2:])
+    inside(sys.argv[1], sys.argv[2], sys.argv[3:])
