@@ -144,6 +144,8 @@ HTTP_TWIN = textwrap.dedent('''\
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
+            global REQUEST_HEADERS
+            REQUEST_HEADERS = self.headers  # for a BROKEN that looks at them
             msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, body = (200, json.dumps(reply(msg), separators=(",", ":"))) if "id" in msg else (202, "")
             status, body = BROKEN(msg, status, body)
@@ -153,6 +155,14 @@ HTTP_TWIN = textwrap.dedent('''\
             self.wfile.write(body.encode())
 
         def do_GET(self):
+            if self.path in GETS:
+                status, headers, body = GETS[self.path](self.headers)
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body.encode())
+                return
             self.send_response(405)
             self.send_header("Allow", "POST")
             self.end_headers()
@@ -161,6 +171,7 @@ HTTP_TWIN = textwrap.dedent('''\
             pass
 
     BROKEN = lambda msg, status, body: (status, body)
+    GETS = {}  # path -> function(request headers) -> (status, response headers, body)
     ''')
 
 SERVE = textwrap.dedent('''\

@@ -258,3 +258,34 @@ def test_serve_http_binds_only_a_local_address(tmp_path):
     root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"}})
     proc = invoke(root, "serve", "srv", "--http", "0.0.0.0:8000")
     assert proc.returncode == 2 and "local address" in proc.out
+
+
+def test_http_headers_go_on_every_request_and_http_get_paths_are_recorded(tmp_path):
+    toml = ('http = true\nhttp_headers = { Authorization = "Bearer test-token" }\n'
+            'http_get = ["/.well-known/oauth-protected-resource/mcp"]\n')
+    root, proc = _broken(tmp_path, '''
+        def BROKEN(msg, status, body):
+            if REQUEST_HEADERS.get("Authorization") != "Bearer test-token":
+                return 500, "no token"
+            return status, body
+        GETS["/.well-known/oauth-protected-resource/mcp"] = lambda headers: (
+            200, {"Content-Type": "application/json"},
+            json.dumps({"resource": "/mcp", "token": headers.get("Authorization")}))
+        ''', toml=toml)
+    assert proc.returncode == 0, proc.out
+    records = _records(root)
+    assert all(r["request"].get("Authorization") == "Bearer test-token" for r in records)
+    metadata = next(r for r in records if r.get("get") == "/.well-known/oauth-protected-resource/mcp")
+    assert metadata["status"] == 200 and json.loads(metadata["body"])["token"] == "Bearer test-token"
+    assert records[-1].get("probe") == "GET"
+
+
+def test_a_401_without_a_challenge_breaks_its_rule(tmp_path):
+    toml = ('http = true\nhttp_headers = { Authorization = "Bearer t" }\n\n'
+            '[[http_override]]\nline = 1\ndrop = ["Authorization"]\nreason = "no token"\n')
+    _, proc = _broken(tmp_path, '''
+        def BROKEN(msg, status, body):
+            return (401, "") if "Authorization" not in REQUEST_HEADERS else (status, body)
+        ''', toml=toml)
+    assert proc.returncode == 3, proc.out
+    assert "transcript.jsonl:1: [http-401-without-challenge]" in proc.out

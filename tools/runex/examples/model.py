@@ -48,6 +48,8 @@ class Config:
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
     http: bool | tuple[str, ...] = False  # implementations that also serve Streamable HTTP (true: every one)
     http_overrides: tuple[HttpOverride, ...] = ()
+    http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
+    http_get: tuple[str, ...] = ()  # paths also fetched with GET over HTTP (a metadata document), recorded
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "implementations", "expected_violation", "stderr_lane", "http", "http_override"}
+                "implementations", "expected_violation", "stderr_lane", "http", "http_override",
+                "http_headers", "http_get"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 _OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 MAX_TIMEOUT = 3600.0
@@ -182,7 +185,31 @@ def load_config(path: Path, rel: str) -> Config:
         stderr_lane=_lane(data, at),
         http=_http(data, at),
         http_overrides=_overrides(data, at),
+        http_headers=_http_headers(data, at),
+        http_get=_http_get(data, at),
     )
+
+
+def _http_headers(data: dict, at: _Located) -> dict[str, str]:
+    headers = data.get("http_headers", {})
+    if headers and not data.get("http"):
+        raise at.error("http_headers needs http = true: nothing is sent over HTTP", at.key("http_headers"))
+    if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() == k and k
+                                                for k, v in headers.items()):
+        raise at.error(f"http_headers is a table of header names to strings, such as "
+                       f"{{ Authorization = \"Bearer test-token\" }}; got {headers!r}", at.key("http_headers"))
+    return dict(headers)
+
+
+def _http_get(data: dict, at: _Located) -> tuple[str, ...]:
+    paths = data.get("http_get", [])
+    if paths and not data.get("http"):
+        raise at.error("http_get needs http = true: nothing is sent over HTTP", at.key("http_get"))
+    if not isinstance(paths, list) or not all(isinstance(p, str) and p.startswith("/") and " " not in p
+                                              for p in paths):
+        raise at.error(f"http_get lists paths on the server to GET, each starting with /, such as "
+                       f"[\"/.well-known/oauth-protected-resource/mcp\"]; got {paths!r}", at.key("http_get"))
+    return tuple(paths)
 
 
 def _http(data: dict, at: _Located) -> bool | tuple[str, ...]:
@@ -294,6 +321,17 @@ def discover(root: Path) -> tuple[list[Example], list[ConfigError]]:
         except ConfigError as exc:
             errors.append(exc)
     return examples, errors
+
+
+def load_one(root: Path, name: str) -> Example | None:
+    """Example NAME alone (reading only its own files and those its example.toml borrows), or None when there is
+    no such folder; a broken one raises ConfigError."""
+    examples_dir = root / "examples"
+    folder = examples_dir / name
+    if not NAME_PATTERN.match(name) or not folder.is_dir():
+        return None
+    by_name = {p.name: p for p in examples_dir.iterdir() if p.is_dir()}
+    return _load_example(root, folder, f"examples/{name}", by_name, examples_dir.resolve())
 
 
 def _other(by_name: dict[str, Path], name: str | None, key: str, rel: str) -> Path | None:

@@ -25,8 +25,8 @@ def render(lines: list[TranscriptLine], answer_key: bytes, records: dict[str, by
     impls = list(parsed)
     header = ["Line", "Headers sent (besides Accept and Content-Type)"] + [f"`{i}`" for i in impls]
     rows = [header, ["---"] * len(header)]
-    keys = [r.get("line", r.get("probe")) for r in parsed[impls[0]]]
-    by_line = {impl: {r.get("line", r.get("probe")): r for r in recs} for impl, recs in parsed.items()}
+    keys = [_key(r) for r in parsed[impls[0]]]
+    by_line = {impl: {_key(r): r for r in recs} for impl, recs in parsed.items()}
     for key in keys:
         first = by_line[impls[0]][key]
         # An overridden line's messages are in its record, not the answer key.
@@ -40,9 +40,15 @@ def render(lines: list[TranscriptLine], answer_key: bytes, records: dict[str, by
     return ["\n"] + table + ["\n", f"{indent}{caption}\n", f"{indent}{{: .example-caption }}\n", "\n"]
 
 
+def _key(record: dict) -> object:
+    return record["line"] if "line" in record else ("GET " + record["get"] if "get" in record else record["probe"])
+
+
 def _what(key: object, lines: list[TranscriptLine]) -> str:
+    if isinstance(key, str) and key.startswith("GET /"):
+        return f"`{key}`"
     if not isinstance(key, int):
-        return f"{key} (no body)"
+        return f"{key} `/mcp` (no body)"
     method = next((l.method for l in lines if l.number == key), None)
     return f"{key} `{method}`" if method else str(key)
 
@@ -61,9 +67,10 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
     codes = _error_codes([body.encode("utf-8")] if body is not None else messages)
     if codes:
         text += " " + ", ".join(f"`{c}`" for c in codes)
-    allow = record["headers"].get("allow")
-    if allow:
-        text += f" `Allow: {allow}`"
+    for name in ("allow", "www-authenticate"):
+        value = record["headers"].get(name)
+        if value:
+            text += f" `{name.title()}: {_escape(value)}`"
     if "json" in record:
         text += ", `\\u` escapes"
     return text

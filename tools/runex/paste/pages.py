@@ -160,8 +160,10 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     from . import http_view
 
     name = PurePosixPath(block.target).parts[0]
-    examples, _ = model.discover(root)
-    example = next((e for e in examples if e.name == name), None)
+    try:
+        example = model.load_one(root, name)
+    except ConfigError as exc:
+        raise PageError(f"cannot show the HTTP view of {name}: {exc}", file=page, line=block.line) from None
     if example is None or not example.config.http:
         raise PageError(f"marker names the HTTP view of {name!r}, but no example of that name sets http in its "
                         f"{model.CONFIG}", file=page, line=block.line)

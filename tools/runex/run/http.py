@@ -42,21 +42,28 @@ class Request:
     derived: list[tuple[str, str]]
     body: bytes
     overridden: bool = False
+    path: str = PATH
 
 
-def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools_list_result: object) -> list[Request]:
+def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools_list_result: object,
+         always: dict[str, str] | None = None, gets: tuple[str, ...] = ()) -> list[Request]:
     """One POST per transcript line (a response the transcript holds is still POSTed: it is the server's to
-    refuse), then the GET probe."""
+    refuse), then a GET for each path in `gets`, then the GET probe; `always` (example.toml's http_headers, such as
+    a test token) goes on every one of them."""
     by_line = {o.line: o for o in overrides}
     params = http_headers.header_params(tools_list_result)
+    extra = list((always or {}).items())
     requests = []
     for line in lines:
-        derived = http_headers.derive(line.message, params)
+        derived = http_headers.derive(line.message, params) + extra
         override = by_line.get(line.number)
         headers = derived if override is None else http_headers.apply_override(derived, override.set_headers,
                                                                                   override.drop)
         requests.append(Request(line, "POST", headers, derived, line.raw, overridden=override is not None))
-    probe = [("Accept", "text/event-stream"), ("MCP-Protocol-Version", "2026-07-28")]
+    for path in gets:
+        get = [("Accept", "application/json")] + extra
+        requests.append(Request(None, "GET", get, get, b"", path=path))
+    probe = [("Accept", "text/event-stream"), ("MCP-Protocol-Version", "2026-07-28")] + extra
     requests.append(Request(None, "GET", probe, probe, b""))
     return requests
 
@@ -88,7 +95,7 @@ class StreamableHttp:
 
 
 def _wire(request: Request) -> dict:
-    return {"method": request.method, "path": PATH, "headers": [list(h) for h in request.headers],
+    return {"method": request.method, "path": request.path, "headers": [list(h) for h in request.headers],
             "body": base64.b64encode(request.body).decode("ascii")}
 
 
@@ -140,6 +147,6 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
 def _exchange(request: Request, event: dict) -> wire_http.Exchange:
     exchange = wire_http.Exchange(request.line, request.method, request.headers, request.derived, event["status"],
                                   [(k, v) for k, v in event["headers"]], base64.b64decode(event["body"]),
-                                  overridden=request.overridden)
+                                  overridden=request.overridden, path=request.path)
     wire_http.read_body(exchange)
     return exchange

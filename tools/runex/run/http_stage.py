@@ -33,7 +33,8 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
                      f"{len(lines)}; fix the line number", rel_config)
         return None
     built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
-    requests = http.plan(lines, example.config.http_overrides, _tools_list(stdio_stdout, lines))
+    requests = http.plan(lines, example.config.http_overrides, _tools_list(stdio_stdout, lines),
+                         example.config.http_headers, example.config.http_get)
     rel_entry = outcome.rel(impl.entry)
     runs = []
     for _ in range(max(1, repeat)):

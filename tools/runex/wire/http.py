@@ -17,6 +17,7 @@ from .transcript import TranscriptLine
 # Response headers the spec names, recorded when present (lower-case, as HTTP/1.1 compares them).
 RECORDED_HEADERS = ("content-type", "allow", "www-authenticate", "mcp-session-id")
 MISMATCH = -32020
+ENDPOINT = "/mcp"
 LOCAL_ORIGINS = ("http://127.0.0.1", "http://localhost", "http://[::1]")
 MIRRORED = ("mcp-protocol-version", "mcp-method", "mcp-name")
 
@@ -31,6 +32,7 @@ class Exchange:
     headers: list[tuple[str, str]]  # every response header, names lower-case
     body: bytes
     overridden: bool = False
+    path: str = "/mcp"  # a GET example.toml's http_get asks for names another path
     escaped: bool = False  # the same messages as over stdio, with other JSON string escapes
     messages: list[bytes] = field(default_factory=list)
     events: list[str] = field(default_factory=list)  # SSE: each event's kind ("response" or its method)
@@ -87,7 +89,8 @@ def record(exchanges: list[Exchange]) -> bytes:
     does not hold it: an overridden request, the probe)."""
     out = []
     for ex in exchanges:
-        entry: dict[str, object] = {"line": ex.line.number} if ex.line else {"probe": ex.method}
+        entry: dict[str, object] = {"line": ex.line.number} if ex.line else \
+            ({"probe": ex.method} if ex.path == ENDPOINT else {"get": ex.path})
         entry["request"] = {k: v for k, v in ex.request_headers if k not in ("Accept", "Content-Type")}
         entry["status"] = ex.status
         entry["headers"] = {k: v for k, v in ex.headers if k in RECORDED_HEADERS}
@@ -113,6 +116,13 @@ def check(exchanges: list[Exchange], rel: str) -> list[Problem]:
         if ex.header("mcp-session-id") is not None:
             fault("http-session-id", "the response sets Mcp-Session-Id; 2026-07-28 has no sessions: a server "
                                      "never mints one (streamable-http.mdx, \"Backwards Compatibility\")")
+        if ex.status == 401 and ex.header("www-authenticate") is None:
+            fault("http-401-without-challenge", "a 401 without WWW-Authenticate; \"A server generating a 401 "
+                                                "(Unauthorized) response MUST send a WWW-Authenticate header field\" "
+                                                "(RFC 9110 §15.5.2), and MCP clients find the resource metadata "
+                                                "through it (authorization-server-discovery.mdx)")
+        if ex.line is None and ex.path != ENDPOINT:
+            continue  # a GET example.toml asks for (http_get): recorded, judged by the rule above only
         if ex.line is None:
             _probe_rules(ex, fault)
         elif ex.overridden:

@@ -40,6 +40,7 @@ RULES = {
     "http-header-mismatch": "transcript",
     "http-get-not-405": "transcript",
     "http-session-id": "transcript",
+    "http-401-without-challenge": "transcript",
 }
 
 
