@@ -38,6 +38,12 @@ def test_some_example_serves_http():
     assert CASES, "no example declares http in its example.toml"
 
 
+def _config(name: str):
+    from runex.examples import model
+
+    return model.load_one(ROOT, name).config
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -65,7 +71,8 @@ def test_real_http_client_gets_the_answer_key(case):
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         assert _listening(port, server), f"serve --http did not listen: {server.stderr.read().decode()[-2000:]}"
-        session = ic.drive([], example, ROOT, mode, http_url=f"http://127.0.0.1:{port}/mcp")
+        session = ic.drive([], example, ROOT, mode, http_url=f"http://127.0.0.1:{port}/mcp",
+                           http_headers=_config(name).http_headers)
         problems = ic.verdict(session, example, ROOT)
     finally:
         server.terminate()

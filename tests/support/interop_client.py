@@ -218,11 +218,14 @@ async def recording_stdio(params, session: Session, errlog):
 
 
 @asynccontextmanager
-async def recording_http(url: str, session: Session):
-    """streamable_http_client(url), recorded like recording_stdio."""
+async def recording_http(url: str, session: Session, headers: dict[str, str] | None = None):
+    """streamable_http_client(url), recorded like recording_stdio; `headers` (example.toml's http_headers, such as
+    a test token) go on every request, as a configured client sends them."""
     from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with streamable_http_client(url, terminate_on_close=False) as (read, write):
+    async with create_mcp_http_client(headers=headers) as http_client, \
+            streamable_http_client(url, http_client=http_client, terminate_on_close=False) as (read, write):
         async with _recording(read, write, session) as streams:
             yield streams
 
@@ -297,7 +300,7 @@ async def _perform(client, step: Step):
 
 
 async def _drive(serve_command: list[str], example: dict, root: Path, mode: str, session: Session,
-                 http_url: str | None = None) -> None:
+                 http_url: str | None = None, http_headers: dict[str, str] | None = None) -> None:
     import mcp
     from mcp import Client, StdioServerParameters
     from mcp.shared.exceptions import MCPError
@@ -313,7 +316,7 @@ async def _drive(serve_command: list[str], example: dict, root: Path, mode: str,
                     "PYTHONDONTWRITEBYTECODE": "1"})
         info = mcp.Implementation(**client_info) if client_info else None
         if http_url:
-            transport = recording_http(http_url, session)
+            transport = recording_http(http_url, session, http_headers)
         else:
             params = StdioServerParameters(command=serve_command[0], args=serve_command[1:], env=env, cwd=home)
             transport = recording_stdio(params, session, errlog)
@@ -370,7 +373,8 @@ def notification_model(note: dict):
     return TypeAdapter(mcp.types.ClientNotification).validate_python(body, by_name=False)
 
 
-def drive(serve_command: list[str], example: dict, root: Path, mode: str, http_url: str | None = None) -> Session:
+def drive(serve_command: list[str], example: dict, root: Path, mode: str, http_url: str | None = None,
+          http_headers: dict[str, str] | None = None) -> Session:
     """Run the whole interaction (time-boxed); every complaint of the client ends up in session.faults. With
     `http_url` the client talks Streamable HTTP to a server already serving there (serve_command unused)."""
     session = Session(mode)
@@ -383,7 +387,7 @@ def drive(serve_command: list[str], example: dict, root: Path, mode: str, http_u
 
     async def main():
         with anyio.fail_after(CLIENT_TIMEOUT):
-            await _drive(serve_command, example, root, mode, session, http_url)
+            await _drive(serve_command, example, root, mode, session, http_url, http_headers)
 
     # A thread of its own: an event loop left running in this thread (playwright's sync API keeps one) must not
     # stop the client from starting its own.
