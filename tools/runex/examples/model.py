@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..wire.accounting import Send
 from ..wire.rules import RULES, ExpectedViolation
 
 TRANSCRIPT = "transcript.jsonl"
@@ -46,6 +47,7 @@ class Config:
     implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
+    sends: tuple[Send, ...] = ()  # [[send]]: lines written without waiting for every reply (examples/sends.py)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "implementations", "expected_violation", "stderr_lane"}
+                "implementations", "expected_violation", "stderr_lane", "send"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
@@ -99,10 +101,10 @@ class _Located:
         pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
         return next((n for n, line in enumerate(self.lines, start=1) if pattern.match(line)), None)
 
-    def table(self, index: int) -> int | None:
-        """The line of the index-th [[expected_violation]] header."""
+    def table(self, index: int, name: str = "expected_violation") -> int | None:
+        """The line of the index-th [[name]] header."""
         headers = [n for n, line in enumerate(self.lines, start=1)
-                   if re.match(r"^\s*\[\[\s*expected_violation\s*\]\]", line)]
+                   if re.match(rf"^\s*\[\[\s*{name}\s*\]\]", line)]
         return headers[index] if index < len(headers) else None
 
     def error(self, message: str, line: int | None) -> ConfigError:
@@ -129,6 +131,7 @@ def load_config(path: Path, rel: str) -> Config:
         line = getattr(exc, "lineno", None) or _toml_error_line(str(exc))
         raise ConfigError(f"cannot read TOML: {exc}", file=rel, line=line) from None
     at = _Located(text, rel)
+    from . import sends  # here: like tomllib, only an example.toml needs it
     for key in sorted(set(data) - _CONFIG_KEYS):
         raise at.error(f"unknown key {key!r}; known: {', '.join(sorted(_CONFIG_KEYS))}", at.key(key) or at.table(0))
 
@@ -158,6 +161,7 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=_violations(data, at),
         stderr_lane=_lane(data, at),
+        sends=sends.parse(data, at),
     )
 
 
