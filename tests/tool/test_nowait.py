@@ -263,3 +263,44 @@ def test_a_listen_notification_without_or_with_a_foreign_subscription_id_fails(t
     root, proc = run_one_server(tmp_path / "foreign", listen_server(foreign), lines=jsonl(listen("l1")))
     failed(proc, f"{KEY}:1: [stdout-listen-unknown-subscription] notifications/subscriptions/acknowledged names "
                  f"subscription \"l9\"")
+
+
+# ---------------------------------------------------------------- the conversation view
+
+def view(transcript_text: str, answers: list, sends=()):
+    from runex.paste import conversation_view as exchanges
+
+    key = "".join(compact(m) + "\n" for m in answers)
+    rows = exchanges.conversation(transcript_text.encode(), key.encode(), (), sends=tuple(sends))
+    text = "".join(exchanges.render(transcript_text.encode(), key.encode(), (), "t.jsonl", "k.jsonl",
+                                    sends=tuple(sends)))
+    return rows, text
+
+
+def result(id):
+    return {"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "content": []}}
+
+
+def test_the_view_draws_a_request_s_progress_above_its_reply_in_its_own_row():
+    rows, text = view(jsonl(call(1, token="t1"), req(2)),
+                      [progress("t1", 1), progress("t1", 2), result(1), result(2)])
+    assert [(r.kind, r.request.number, [l.number for l in r.related]) for r in rows] == [
+        ("exchange", 1, [1, 2]), ("exchange", 2, [])]
+    first = text.index('data-id="1"')
+    column = text.index('<div class="exchange-column"', first)
+    assert column < text.index("answer key line 1</span>", first) < text.index("answer key line 2</span>", first) \
+        < text.index("Reply <span", first) < text.index('data-id="2"')
+    assert "Server notification" not in text
+
+
+def test_the_view_marks_lines_sent_without_waiting_the_declared_arrival_order_and_a_cancel_in_flight():
+    lines = jsonl(call(1, token="t1"), req(2), note(requestId=1, reason="stop"), req(3))
+    sends = (Send(2, no_wait=True, answered_before=1, reason="two calls in flight"),
+             Send(3, wait_for="notifications/progress", of_line=1))
+    rows, text = view(lines, [progress("t1", 1), result(2)], sends)
+    assert [r.kind for r in rows] == ["cancelled", "exchange", "notification", "unanswered"]
+    assert "sent without waiting for line 1" in text and "Not waiting, on purpose: two calls in flight" in text
+    assert "sent once line 1's <code>notifications/progress</code> came · cancels line 1 in flight" in text
+    assert "Request cancelled in flight · <code>tools/call</code> · id 1 · cancelled in flight by line 3" in text
+    assert "No reply: line 3 cancelled it" in text
+    assert "arrived 1st" in text  # line 2's reply; line 1 has none to mark
