@@ -304,3 +304,18 @@ def test_the_view_marks_lines_sent_without_waiting_the_declared_arrival_order_an
     assert "Request cancelled in flight · <code>tools/call</code> · id 1 · cancelled in flight by line 3" in text
     assert "No reply: line 3 cancelled it" in text
     assert "arrived 1st" in text  # line 2's reply; line 1 has none to mark
+
+
+def test_the_view_puts_a_listen_stream_in_its_row_and_shows_it_cancelled():
+    sub = {"io.modelcontextprotocol/subscriptionId": "l1"}
+    ack = {"jsonrpc": "2.0", "method": accounting.ACKNOWLEDGED,
+           "params": {"_meta": sub, "notifications": {"toolsListChanged": True}}}
+    changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": sub}}
+    lines = jsonl(req("l1", "subscriptions/listen", notifications={"toolsListChanged": True}), req(2),
+                  note(requestId="l1"))
+    sends = (Send(2, wait_for=accounting.ACKNOWLEDGED, of_line=1),
+             Send(3, wait_for="notifications/tools/list_changed", of_line=1))
+    rows, text = view(lines, [ack, changed, result(2)], sends)
+    assert [(r.kind, [l.number for l in r.related]) for r in rows] == [("cancelled", [1, 2]), ("exchange", []),
+                                                                        ("notification", [])]
+    assert "sent once line 1's <code>notifications/subscriptions/acknowledged</code> came" in text
