@@ -319,3 +319,36 @@ def test_the_view_puts_a_listen_stream_in_its_row_and_shows_it_cancelled():
     assert [(r.kind, [l.number for l in r.related]) for r in rows] == [("cancelled", [1, 2]), ("exchange", []),
                                                                         ("notification", [])]
     assert "sent once line 1's <code>notifications/subscriptions/acknowledged</code> came" in text
+
+
+def test_a_paced_line_without_a_table_waits_for_every_reply_still_owed(tmp_path):
+    # Line 2 goes without waiting, line 3 has no table: it waits for line 1's reply, which never comes.
+    body = '''
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg and msg["id"] != 1:
+        answer(msg)
+'''
+    toml = example_toml(timeout=1) + send_table(line=2, no_wait=True)
+    root, proc = run_one_server(tmp_path, body, toml=toml, lines=jsonl(req(1), req(2), req(3)))
+    failed(proc, "hang: before transcript line 3, no reply to transcript line 1 (id 1) within 1 s")
+
+
+def test_wait_for_reply_waits_for_that_line_only(tmp_path):
+    # Request 1 is answered only once request 3 is in; line 3 waits for line 2's reply alone, so it is written.
+    body = '''
+held = None
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") == 1:
+        held = msg
+    elif "id" in msg:
+        answer(msg)
+        if msg["id"] == 3:
+            answer(held)
+'''
+    toml = example_toml(timeout=10) + send_table(line=2, no_wait=True) + \
+        send_table(line=3, wait_for="reply", of_line=2)
+    root, proc = run_one_server(tmp_path, body, "--repeat", "2", toml=toml, lines=jsonl(req(1), req(2), req(3)))
+    assert proc.returncode == 0, proc.out
+    assert [json.loads(l)["id"] for l in (root / KEY).read_text().splitlines()] == [1, 2, 3]
