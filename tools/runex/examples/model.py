@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..wire.accounting import Send
 from ..wire.rules import RULES, ExpectedViolation
 
 TRANSCRIPT = "transcript.jsonl"
@@ -46,6 +47,7 @@ class Config:
     implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
+    sends: tuple[Send, ...] = ()  # [[send]]: lines written without waiting for every reply (examples/sends.py)
     http: bool | tuple[str, ...] = False  # implementations that also serve Streamable HTTP (true: every one)
     http_overrides: tuple[HttpOverride, ...] = ()
     http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
@@ -106,7 +108,7 @@ class Example:
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
-                "http_headers", "http_get"}
+                "http_headers", "http_get", "send"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 _OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 MAX_TIMEOUT = 3600.0
@@ -154,6 +156,7 @@ def load_config(path: Path, rel: str) -> Config:
         line = getattr(exc, "lineno", None) or _toml_error_line(str(exc))
         raise ConfigError(f"cannot read TOML: {exc}", file=rel, line=line) from None
     at = _Located(text, rel)
+    from . import sends  # here: like tomllib, only an example.toml needs it
     for key in sorted(set(data) - _CONFIG_KEYS):
         raise at.error(f"unknown key {key!r}; known: {', '.join(sorted(_CONFIG_KEYS))}", at.key(key) or at.table(0))
 
@@ -187,6 +190,7 @@ def load_config(path: Path, rel: str) -> Config:
         http_overrides=_overrides(data, at),
         http_headers=_http_headers(data, at),
         http_get=_http_get(data, at),
+        sends=sends.parse(data, at),
     )
 
 

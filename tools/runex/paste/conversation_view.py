@@ -5,14 +5,14 @@
 
 - the whole view is `<div class="conversation">`; each request with its reply is `<div class="exchange"
   data-id="ID">` (ID as JSON text: 1 and "1" differ); notifications, stray stdout lines, replies nobody asked for
-  and requests nobody answered are rows of their own (`exchange notification`, `exchange stray`, ...);
+  and requests nobody answered are rows of their own (`exchange notification`, `exchange stray`, ...); a request's
+  own notifications (progress, its listen stream) sit above its reply in `exchange-column` (paste/in_flight.py);
 - each side shows the message pretty-printed (2-space indent, keys and numbers exactly as on the wire, non-ASCII
   as characters) in a `.no-copy` block, and under it a closed `<details class="raw-line">` whose code block holds
   the exact line from the file, so Material's copy button copies the wire bytes and not the pretty form;
 - a long exchange stays one code block per side, cut by CSS to its first lines with its own scroll, and an empty
-  `<details class="show-all">` lifts the cut (CSS `:has`). We keep the whole JSON in one block rather than splitting
-  it into "first lines" and "the rest": search then indexes every key, copy-free reading stays one piece, and a
-  browser without `:has` still shows everything by scrolling.
+  `<details class="show-all">` lifts the cut (CSS `:has`). One block, not "first lines" and "the rest": search
+  indexes every key, and a browser without `:has` still shows everything by scrolling.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..wire.rules import RULES, ExpectedViolation
+from ..wire import accounting
 from ..wire.pairing import Ledger
+from ..wire.rules import RULES, ExpectedViolation
+from . import in_flight
 from .pretty import META_HOLDER, meta_of, parse_keep_text, pretty, pretty_value
 from ..wire.protocol import id_key, valid_id
 from ..wire.transcript import classify
@@ -98,12 +100,19 @@ class Row:
     request: Line | None = None
     reply: Line | None = None
     after_reply: Line | None = None  # for a stdout-only row: the reply it came before on stdout
+    related: list[Line] = field(default_factory=list)  # its own progress and listen stream, drawn above the reply
+    send: object = None  # its [[send]]; cancels, cancelled_by (line numbers), arrival: set by in_flight.annotate
+    cancels: int | None = None
+    cancelled_by: int | None = None
+    arrival: int | None = None
 
 
 def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
     """Rows in transcript order; each stdout-only line right after the exchange whose reply it preceded. Which reply
-    answers which line is the wire check's own rule (wire/pairing.py)."""
+    answers which line is the wire check's own rule (wire/pairing.py); which notification belongs to which request
+    (its progress, its listen stream) too (wire/accounting.py): those go inside the request's row."""
     ledger: Ledger[Row] = Ledger()
+    streams = accounting.Streams()
     rows: list[Row] = []
     for line in transcript:
         if line.kind in ("notification", "response"):
@@ -113,9 +122,13 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
         # Only a declared lone surrogate may be answered with a null id here: an undeclared one fails the example.
         declared_lone = any(n.rule == "transcript-lone-surrogate" for n in line.notes)
         ledger.owe(rows[-1], line.id_key, null_allowed=declared_lone)
+        streams.open(rows[-1], line.message)  # as the check does: every line owed a reply
     extra: dict[int, list[Row]] = {}  # index of a row -> stdout-only rows shown after it
     tail: list[Row] = []
     for line in stdout:
+        if line.kind == "notification" and (owner := streams.owner(line.message)) is not None:
+            owner.related.append(line)
+            continue
         answered = None
         if line.kind == "reply":
             raw_id = line.message.get("id")
@@ -128,6 +141,7 @@ def pair(transcript: list[Line], stdout: list[Line]) -> list[Row]:
         target = answered.line
         target.reply = line
         target.kind = "exchange"
+        streams.close(target)
         if tail:
             for row in tail:
                 row.after_reply = line
@@ -156,10 +170,11 @@ def _where(line: Line) -> str:
     return f"{line.file} line {line.number}"
 
 
-def _side(line: Line, role: str, title: str) -> list[str]:
-    """One message: a label, the pretty form (not copied), the exact line (copied), and its declared notes."""
+def _side(line: Line, role: str, title: str, notes: list[str] = ()) -> list[str]:
+    """One message: a label (`title`, HTML), the pretty form (not copied), the exact line (copied), and its declared
+    notes (then `notes`, HTML)."""
     out = [f'<div class="exchange-side exchange-{role}" markdown>\n', "\n",
-           _label(f"{html.escape(title)} <span class=\"exchange-where\">{html.escape(_where(line))}</span>"), "\n"]
+           _label(f"{title} <span class=\"exchange-where\">{html.escape(_where(line))}</span>"), "\n"]
     shown = line.shown
     raw_lang = ".json" if shown is not None else ".text"
     if shown is None:
@@ -174,6 +189,7 @@ def _side(line: Line, role: str, title: str) -> list[str]:
     for declared in line.notes:
         out += [f'<p class="exchange-note exchange-declared">Breaks <code>{html.escape(declared.rule)}</code> '
                 f'on purpose: {html.escape(declared.reason)}</p>\n', "\n"]
+    out += notes
     # data-file and data-line say which exact line the raw block holds (the browser tests compare it byte for byte).
     out += [f'<details class="raw-line" data-file="{html.escape(line.rel, quote=True)}" data-line="{line.number}" '
             f'markdown>\n',
@@ -209,6 +225,7 @@ def _heading(row: Row) -> str:
     words = {
         "exchange": "Request and reply",
         "unanswered": "Request with no reply",
+        "cancelled": "Request cancelled in flight",
         "notification": "Notification: no reply, by design",
         "response": "A response the client sent (nobody answers a response)",
         "orphan": "A reply no request asked for",
@@ -229,14 +246,11 @@ def _heading(row: Row) -> str:
         parts.append(f"error {error['code']}")
     if row.after_reply is not None:
         parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
-    return " · ".join(parts)
+    return " · ".join(parts + in_flight.heading_parts(row))
 
 
 def _pretty_lines(line: Line | None) -> int:
-    if line is None:
-        return 0
-    shown = line.shown
-    return 1 if shown is None else shown.count("\n") + 1
+    return 0 if line is None else 1 if line.shown is None else line.shown.count("\n") + 1
 
 
 # The label above each message, by the kind of line it is (transcript kinds, then stdout kinds).
@@ -246,15 +260,18 @@ _SIDE_TITLES = {"request": "Request", "notification": "Notification", "response"
 
 def _row(row: Row) -> list[str]:
     classes = "exchange" if row.kind == "exchange" else f"exchange {row.kind}"
-    long = max(_pretty_lines(row.request), _pretty_lines(row.reply)) > LONG
+    long = max([_pretty_lines(row.request), _pretty_lines(row.reply), *map(_pretty_lines, row.related)]) > LONG
     if long:
         classes += " long"
     out = [f'<div class="{classes}"{_data_id(row)} markdown>\n', "\n",
            f'<p class="exchange-heading">{_heading(row)}</p>\n', "\n"]
     if row.request is not None:
-        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind])
-    if row.reply is not None:
-        out += _side(row.reply, "reply", _SIDE_TITLES[row.reply.kind])
+        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind], in_flight.reason_note(row))
+    reply_title = in_flight.reply_title(row, _SIDE_TITLES[row.reply.kind]) if row.reply is not None else ""
+    if row.related or row.kind == "cancelled":
+        out += in_flight.column(row, _side, reply_title)
+    elif row.reply is not None:
+        out += _side(row.reply, "reply", reply_title)
     elif row.kind == "unanswered":
         out += ['<p class="exchange-note exchange-missing">No reply on stdout.</p>\n', "\n"]
     if long:
@@ -265,13 +282,14 @@ def _row(row: Row) -> list[str]:
 
 
 def conversation(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
-                 transcript_rel: str = "transcript.jsonl", answer_key_rel: str = "answer_key.jsonl") -> list[Row]:
-    """Both files read, classified, annotated with their declared violations, and paired into rows."""
+                 transcript_rel: str = "transcript.jsonl", answer_key_rel: str = "answer_key.jsonl",
+                 sends: tuple = ()) -> list[Row]:
+    """Both files read, classified, annotated with their declared violations and [[send]] tables, paired into rows."""
     # A transcript line's kind is the one the runner and the wire check give it (transcript.classify), so the view
     # pairs exactly the lines the tool expects replies to.
-    lines_in = [Line("transcript", transcript_rel, n, _text(chunk), _load(_text(chunk)),
-                     classify(n, chunk, transcript_rel)[0].kind)
-                for n, chunk in enumerate(_chunks(transcript), start=1)]
+    classified = [classify(n, chunk, transcript_rel)[0] for n, chunk in enumerate(_chunks(transcript), start=1)]
+    lines_in = [Line("transcript", transcript_rel, t.number, _text(t.raw), _load(_text(t.raw)), t.kind)
+                for t in classified]
     lines_out = [Line("answer key", answer_key_rel, n, _text(chunk), _load(_text(chunk)), "")
                  for n, chunk in enumerate(_chunks(answer_key), start=1)]
     for line in lines_out:
@@ -282,7 +300,9 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
         where = lines_in if RULES.get(declared.rule, "transcript") == "transcript" else lines_out
         if 1 <= declared.line <= len(where):
             where[declared.line - 1].notes.append(declared)
-    return pair(lines_in, lines_out)
+    rows = pair(lines_in, lines_out)
+    in_flight.annotate(rows, classified, sends)
+    return rows
 
 
 def _mark_repeated_meta(lines: list[Line], kind: str) -> None:
@@ -348,14 +368,15 @@ def select(rows: list[Row], first: int, last: int, count: int) -> list[Row]:
 
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
            transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None,
-           lines: tuple[int, int] | None = None, runs_here: tuple[str, str] | None = None) -> list[str]:
+           lines: tuple[int, int] | None = None, runs_here: tuple[str, str] | None = None,
+           sends: tuple = ()) -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file).
     With `lines`, only the exchanges of those transcript lines (and no stderr lane: it covers the whole run).
 
     `runs_here` is (example name, the Python twin's path) for an example the reader's browser can run (run_here.py):
     the view then carries them as data-example and data-python, and docs/javascripts/run-here.js adds its
     "Run it here" button. Without JavaScript the attributes do nothing."""
-    rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel)
+    rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel, sends)
     part = ""
     if lines is not None:
         rows = select(rows, *lines, count=len(_chunks(transcript)))

@@ -226,7 +226,7 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
     try:
         return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
                                 str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
-                                stderr=lane, lines=lines, runs_here=runs_here)
+                                stderr=lane, lines=lines, runs_here=runs_here, sends=config.sends)
     except exchanges.RangeError as exc:
         raise PageError(f"{block.target}: {exc}", file=page, line=block.line) from None
 

@@ -2,7 +2,8 @@
 
 An example gets the button when the tool runs its Python twin (server.py, its own or implementations_from's, not
 excluded by `implementations`) and that file imports only the standard library: the browser runs it in Pyodide
-with no package downloads, so a twin that imports `mcp` (python-sdk) cannot run there.
+with no package downloads, so a twin that imports `mcp` (python-sdk) cannot run there. The browser writes in
+lockstep, so an example whose example.toml paces lines with [[send]] gets no button either.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def stdlib_only(server: Path) -> bool:
 def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | None:
     """The run "Run it here" makes for example NAME, or None when it has no stdlib-only Python twin."""
     if config.implementations is not None and "python" not in config.implementations:
+        return None
+    if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
         return None
     folder = root / "examples" / name
     server = root / "examples" / (config.implementations_from or name) / model.IMPLEMENTATION_FILES["python"]

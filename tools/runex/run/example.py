@@ -70,8 +70,13 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
 
 
 def driver_for(example: Example, impl: Implementation) -> Driver:
-    """The driver that holds the conversation the answer key records: stdio (run/driver.py). An implementation
-    that also serves HTTP is run a second time by run/http_stage.py, held to the same answer key."""
+    """The driver that holds the conversation the answer key records (run/driver.py): stdio, in lockstep unless
+    example.toml paces some lines with [[send]] (run/paced.py). An implementation that also serves HTTP is run a
+    second time by run/http_stage.py, held to the same answer key."""
+    if example.config.sends:
+        from .paced import Paced
+
+        return Paced(example.config.sends)
     from . import stdio
 
     return stdio.Lockstep()
@@ -83,12 +88,27 @@ def _transcript_stage(example: Example, outcome: Outcome, lines, found: list[Pro
     from ..wire import check as wire
 
     rel_transcript = outcome.rel(example.transcript)
+    _check_sends(example, outcome, lines)
     found += wire.check_transcript_schema(lines, rel_transcript, validator)
-    found += wire.check_late_cancels(lines, rel_transcript)
+    found += wire.check_late_cancels(lines, rel_transcript, example.config.sends)
     sorted_out = rules.match(found, example.config.expected_violations)
     for problem in sorted_out.unexpected:
         outcome.fail(str(problem), problem.file, problem.line)
     return None if sorted_out.unexpected else sorted_out.expected
+
+
+def _check_sends(example: Example, outcome: Outcome, lines) -> None:
+    """example.toml's [[send]] tables against the transcript they pace (wire/accounting.py)."""
+    if not example.config.sends:
+        return
+    from ..errors import ConfigError
+    from ..wire import accounting
+
+    found = accounting.problems(lines, example.config.sends)
+    if found:
+        message, line = found[0]
+        rel = outcome.rel(example.dir / "example.toml")
+        raise ConfigError(f"{rel}:{line}: {message}", file=rel, line=line)
 
 
 def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines, *,
@@ -155,7 +175,7 @@ def _wire_stage_cut_short(example: Example, outcome: Outcome, result, lines, val
         return  # megabytes of output cut at a limit: the flood is the fault
     sent = lines if result.lines_sent is None else lines[:result.lines_sent]
     found = wire.check_stdout(result.stdout, sent, outcome.rel(example.answer_key), outcome.rel(example.transcript),
-                              validator)
+                              validator, example.config.sends)
     found = [p for p in found if p.rule not in _SAID_BY_THE_FAILURE]
     for problem in rules.match(found, example.config.expected_violations).unexpected:
         outcome.fail(str(problem), problem.file, problem.line)
@@ -167,7 +187,7 @@ def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transc
     from ..wire import check as wire
 
     found = wire.check_stdout(stdout, lines, outcome.rel(example.answer_key), outcome.rel(example.transcript),
-                              validator)
+                              validator, example.config.sends)
     sorted_out = rules.match(found, example.config.expected_violations)
     vanished = [v for v in sorted_out.vanished if not v.rule.startswith("http-")  # run/http_stage.py's to judge
                 and not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]

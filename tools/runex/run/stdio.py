@@ -39,6 +39,7 @@ class _Pipes:
         # a position in a list: a reply that arrives early (even before its request was written) is still found,
         # so the verdict never depends on timing.
         self.unmatched: collections.Counter = collections.Counter()
+        self.on_line = None  # called with (line bytes, parsed message or None) for each whole stdout line
         self.selector = selectors.DefaultSelector()
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -92,9 +93,11 @@ class _Pipes:
             try:  # a stray non-UTF-8 byte must not hide the reply: the wire check names that byte later
                 message = json.loads(line.decode("utf-8", "surrogateescape"))
             except ValueError:
-                continue
+                message = None
             if isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message):
                 self.unmatched[id_key(message.get("id"))] += 1
+            if self.on_line is not None:
+                self.on_line(line, message)
 
 
 class Lockstep:
@@ -107,9 +110,10 @@ class Lockstep:
 
 
 def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptLine], *, timeout: float,
-             max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
+             max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None, feed=None) -> RunResult:
     """Start the server from `spec_for(home)` (home: its writable working directory, /tmp in the sandbox) and
-    hold the conversation."""
+    hold the conversation. `feed(proc, pipes, lines, timeout)` writes the lines (lockstep by default; run/paced.py
+    paces them otherwise) and returns why it stopped, or None."""
     started = time.monotonic()
     workdir = (contextlib.nullcontext("/tmp") if sandbox.enabled
                else tempfile.TemporaryDirectory(prefix="run-example-", dir=cwd_parent))
@@ -118,7 +122,7 @@ def converse(spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptL
         pipes = _Pipes(proc, max_output)
         os.set_blocking(proc.stdin.fileno(), False)  # a server that stops reading must not block the tool
         try:
-            failure = _feed(proc, pipes, lines, timeout)
+            failure = (feed or _feed)(proc, pipes, lines, timeout)
             if failure is None:
                 failure = _await_exit(proc, pipes, timeout)
         finally:

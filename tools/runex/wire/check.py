@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from typing import Protocol
 
+from . import accounting
+from .accounting import cancel_target
+from .inflight import InFlight
 from .pairing import Ledger
 from .protocol import CANCELLED, DISCOVER, id_key, valid_id
 from .rules import Problem
@@ -45,48 +48,48 @@ def check_transcript_schema(lines: list[TranscriptLine], rel: str, validator: Me
     return problems
 
 
-def check_late_cancels(lines: list[TranscriptLine], rel: str) -> list[Problem]:
-    """`transcript-cancels-answered`: a cancel for a request written above it.
+def check_late_cancels(lines: list[TranscriptLine], rel: str, sends: tuple = ()) -> list[Problem]:
+    """`transcript-cancels-answered`: a cancel for a request whose reply the runner awaits before it writes the cancel.
 
-    The runner waits for each request's reply before it writes the next line, so such a cancel always arrives after
-    the reply: the transcript's client cancels a request it knows is finished.
+    In lockstep the runner waits for each request's reply before it writes the next line, so a cancel for a request
+    above it always arrives after the reply: the transcript's client cancels a request it knows is finished. Only a
+    line example.toml's [[send]] lets go before that reply (wire/accounting.py) cancels a request in flight.
     """
-    asked: dict[object, int] = {}
     problems = []
-    for line in lines:
-        if line.kind == "request" or (line.kind == "invalid" and line.reply_id is not None):
-            asked.setdefault(id_key(line.reply_id), line.number)
-        elif line.kind == "notification" and line.method == CANCELLED:
-            params = line.message.get("params")
-            target = params.get("requestId") if isinstance(params, dict) else None
-            earlier = asked.get(id_key(target)) if valid_id(target) else None
-            if earlier is not None:
-                problems.append(Problem(
-                    "transcript-cancels-answered", rel, line.number,
-                    f"{CANCELLED} names request {json.dumps(target)} (line {earlier}), which is already answered "
-                    f"when this line is written: the runner waits for each reply before the next line. A client "
-                    f"MUST only cancel requests it believes are still in progress (MCP 2026-07-28, "
-                    f"basic/patterns/cancellation, Behavior Requirements). Remove the line, or declare it in "
-                    f"example.toml if a late cancel is what the example shows"))
+    for number, earlier in accounting.plan(lines, sends).late_cancels:
+        line = lines[number - 1]
+        target = cancel_target(line.message)
+        problems.append(Problem(
+            "transcript-cancels-answered", rel, number,
+            f"{CANCELLED} names request {json.dumps(target)} (line {earlier}), which is already answered "
+            f"when this line is written: the runner waits for each reply before the next line. A client "
+            f"MUST only cancel requests it believes are still in progress (MCP 2026-07-28, "
+            f"basic/patterns/cancellation, Behavior Requirements). Remove the line, send it without waiting "
+            f"([[send]] in example.toml), or declare it in example.toml if a late cancel is what the example "
+            f"shows"))
     return problems
 
 
-def owed_replies(lines: list[TranscriptLine]) -> Ledger[TranscriptLine]:
+def owed_replies(lines: list[TranscriptLine], cancelled: frozenset[int] | set[int] = frozenset()
+                 ) -> Ledger[TranscriptLine]:
     """Every line that expects a reply, owed one (pairing.py). A malformed line whose id can be read (one declared
     transcript-not-jsonrpc, say) is owed a reply with that id, as the runner waits for one; one whose id cannot be
-    read is owed one reply with a null id; a request with a lone surrogate may get its one reply with a null id."""
+    read is owed one reply with a null id; a request with a lone surrogate may get its one reply with a null id.
+    A request cancelled in flight (the line numbers in `cancelled`) is owed none."""
     ledger: Ledger[TranscriptLine] = Ledger()
     for line in lines:
-        if line.kind in ("request", "invalid"):
+        if line.kind in ("request", "invalid") and line.number not in cancelled:
             ledger.owe(line, id_key(line.reply_id), null_allowed=line.null_reply_allowed)
     return ledger
 
 
 def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, rel_transcript: str,
-                 validator: MessageValidator | None = None) -> list[Problem]:
-    """Every problem of a run's stdout, in stdout order, then the requests it left unanswered."""
+                 validator: MessageValidator | None = None, sends: tuple = ()) -> list[Problem]:
+    """Every problem of a run's stdout, in stdout order, then the requests it left unanswered. `sends`: example.toml's
+    [[send]] tables, which say what is in flight when (wire/accounting.py)."""
     problems: list[Problem] = []
-    ledger = owed_replies(lines)
+    flight = InFlight(lines, sends)
+    ledger = owed_replies(lines, set(flight.plan.cancelled))
     chunks = stdout.split(b"\n")
     if chunks[-1] == b"":
         chunks.pop()
@@ -95,7 +98,7 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
                                 "the last line has no newline; every message ends with \\n"))
     for number, raw in enumerate(chunks, start=1):
         problems += [Problem(rule, rel_stdout, number, text)
-                     for rule, text in _line_problems(raw, number, ledger, validator)]
+                     for rule, text in _line_problems(raw, number, ledger, flight, validator)]
     for line in ledger.unanswered():
         if line.reply_id is None:
             problems.append(Problem("stdout-missing-reply", rel_transcript, line.number,
@@ -109,7 +112,7 @@ def check_stdout(stdout: bytes, lines: list[TranscriptLine], rel_stdout: str, re
 Found = list[tuple[str, str]]  # (rule, message) for one stdout line
 
 
-def _line_problems(raw: bytes, number: int, ledger: Ledger[TranscriptLine],
+def _line_problems(raw: bytes, number: int, ledger: Ledger[TranscriptLine], flight: InFlight,
                    validator: MessageValidator | None) -> Found:
     try:
         text = raw.decode("utf-8")
@@ -124,8 +127,9 @@ def _line_problems(raw: bytes, number: int, ledger: Ledger[TranscriptLine],
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
         return [("stdout-not-jsonrpc", 'not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")')]
     if "method" in message:
-        return _server_message_problems(message, validator)
-    return _reply_problems(message, number, ledger, validator)
+        found = _server_message_problems(message, validator)
+        return found if "id" in message else found + flight.notification(message)
+    return _reply_problems(message, number, ledger, flight, validator)
 
 
 def _server_message_problems(message: dict, validator: MessageValidator | None) -> Found:
@@ -138,7 +142,7 @@ def _server_message_problems(message: dict, validator: MessageValidator | None) 
             for finding in validator.check_notification(message["method"], message.get("params"))]
 
 
-def _reply_problems(message: dict, number: int, ledger: Ledger[TranscriptLine],
+def _reply_problems(message: dict, number: int, ledger: Ledger[TranscriptLine], flight: InFlight,
                     validator: MessageValidator | None) -> Found:
     has_result, has_error = "result" in message, "error" in message
     if has_result and has_error:
@@ -153,6 +157,8 @@ def _reply_problems(message: dict, number: int, ledger: Ledger[TranscriptLine],
     if reply_id is not None and not valid_id(reply_id):
         return [("stdout-not-jsonrpc", f"response id must be a string or an integer, got {json.dumps(reply_id)}")]
     answered = ledger.answer(reply_id, number)
+    if answered is None and flight.stray_reply(reply_id):
+        return flight.stray_reply(reply_id)
     if answered is None:
         return [("stdout-reply-without-request",
                  "a response with a null id answers no line of the transcript; notifications get no reply"
@@ -161,6 +167,7 @@ def _reply_problems(message: dict, number: int, ledger: Ledger[TranscriptLine],
     if answered.duplicate:
         return [("stdout-duplicate-reply", f"id {json.dumps(reply_id)} was already answered on stdout line "
                                            f"{answered.earlier}; each request gets exactly one reply")]
+    flight.answered(answered.line)
     if reply_id is None:
         return []
     return _answer_problems(message, answered.line, validator)

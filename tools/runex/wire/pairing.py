@@ -6,9 +6,9 @@ id cannot be read, and otherwise a request whose lone surrogate may make a stric
 a null id, or under its own id, never both). Anything else answers no line.
 
 The ledger takes lines of any type (the check's TranscriptLine, the view's Line) with what it needs to know of
-each: its id key (None when unreadable) and whether a null id may answer it. Transcripts that do not wait for each
-reply (cancel in flight, progress, listen streams) will add their accounting here, so the check and the view learn
-it at once.
+each: its id key (None when unreadable) and whether a null id may answer it. What transcripts that do not wait for
+each reply add (a request cancelled in flight owes nothing; progress and listen streams belong to a request) is
+accounting.py's, read by the runner, the check and the view alike.
 """
 
 from __future__ import annotations
