@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..wire.accounting import Send
 from ..wire.rules import RULES, ExpectedViolation
+from . import http_config
 
 TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
@@ -49,20 +50,9 @@ class Config:
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
     sends: tuple[Send, ...] = ()  # [[send]]: lines written without waiting for every reply (examples/sends.py)
     http: bool | tuple[str, ...] = False  # implementations that also serve Streamable HTTP (true: every one)
-    http_overrides: tuple[HttpOverride, ...] = ()
+    http_overrides: tuple[http_config.HttpOverride, ...] = ()
     http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
     http_get: tuple[str, ...] = ()  # paths also fetched with GET over HTTP (a metadata document), recorded
-
-
-@dataclass(frozen=True)
-class HttpOverride:
-    """[[http_override]]: over HTTP, transcript line `line` is sent with headers set (or added) and headers left
-    out, on purpose, for `reason`; its response is recorded in the http file instead of the answer key."""
-
-    line: int
-    set_headers: dict[str, str]
-    drop: tuple[str, ...]
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -110,7 +100,6 @@ _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_fro
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
                 "http_headers", "http_get", "send"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
-_OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
 
@@ -186,69 +175,18 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=_violations(data, at),
         stderr_lane=_lane(data, at),
-        http=_http(data, at),
-        http_overrides=_overrides(data, at),
-        http_headers=_http_headers(data, at),
-        http_get=_http_get(data, at),
+        http=http_config.http_without_sends(data, at),
+        http_overrides=http_config.overrides(data, at),
+        http_headers=http_config.headers(data, at),
+        http_get=http_config.gets(data, at),
         sends=sends.parse(data, at),
     )
 
 
-def _http_headers(data: dict, at: _Located) -> dict[str, str]:
-    headers = data.get("http_headers", {})
-    if headers and not data.get("http"):
-        raise at.error("http_headers needs http = true: nothing is sent over HTTP", at.key("http_headers"))
-    if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() == k and k
-                                                for k, v in headers.items()):
-        raise at.error(f"http_headers is a table of header names to strings, such as "
-                       f"{{ Authorization = \"Bearer test-token\" }}; got {headers!r}", at.key("http_headers"))
-    return dict(headers)
 
 
-def _http_get(data: dict, at: _Located) -> tuple[str, ...]:
-    paths = data.get("http_get", [])
-    if paths and not data.get("http"):
-        raise at.error("http_get needs http = true: nothing is sent over HTTP", at.key("http_get"))
-    if not isinstance(paths, list) or not all(isinstance(p, str) and p.startswith("/") and " " not in p
-                                              for p in paths):
-        raise at.error(f"http_get lists paths on the server to GET, each starting with /, such as "
-                       f"[\"/.well-known/oauth-protected-resource/mcp\"]; got {paths!r}", at.key("http_get"))
-    return tuple(paths)
 
 
-def _http(data: dict, at: _Located) -> bool | tuple[str, ...]:
-    http = data.get("http", False)
-    if isinstance(http, bool):
-        return http
-    if isinstance(http, list) and http and all(n in IMPLEMENTATION_FILES for n in http) and len(set(http)) == len(http):
-        return tuple(http)
-    raise at.error(f"http is true (every implementation also serves Streamable HTTP) or a list drawn from "
-                   f"{', '.join(IMPLEMENTATION_FILES)}; got {http!r}", at.key("http"))
-
-
-def _overrides(data: dict, at: _Located) -> tuple[HttpOverride, ...]:
-    entries = data.get("http_override", [])
-    if entries and not data.get("http"):
-        raise at.error("[[http_override]] needs http = true (or a list of implementations): nothing is sent over "
-                       "HTTP", at.table(0, "http_override"))
-    found: list[HttpOverride] = []
-    for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
-        line = at.table(index, "http_override")
-        if not isinstance(entry, dict) or not {"line", "reason"} <= set(entry) or set(entry) - _OVERRIDE_KEYS:
-            raise at.error("each [[http_override]] has line, reason, and headers (a table of header = value) "
-                           "and/or drop (a list of header names)", line)
-        headers, drop = entry.get("headers", {}), entry.get("drop", [])
-        if not _is_int(entry["line"]) or entry["line"] < 1 or any(o.line == entry["line"] for o in found):
-            raise at.error(f"http_override line must be a positive integer, once per line; got {entry['line']!r}",
-                           line)
-        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()) \
-                or not isinstance(drop, list) or not all(isinstance(d, str) for d in drop) or not (headers or drop):
-            raise at.error("http_override headers must map header names to strings and drop list header names; "
-                           "give at least one", line)
-        if not isinstance(entry["reason"], str) or not entry["reason"].strip():
-            raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
-        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"]))
-    return tuple(found)
 
 
 def _lane(data: dict, at: _Located) -> str | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import sandbox as sandboxing
-from ..examples.model import HttpOverride
+from ..examples.http_config import HttpOverride
 from ..wire import http as wire_http
 from ..wire import http_headers
 from ..wire.transcript import TranscriptLine
