@@ -296,3 +296,32 @@ def test_http_with_lines_that_do_not_wait_is_refused_at_its_key(tmp_path):
     _, proc = _broken(tmp_path, "", toml=toml)
     assert proc.returncode != 0
     assert "examples/srv/example.toml:2" in proc.out and "not supported yet" in proc.out
+
+
+def _sse_exchange(request: dict, *messages: dict) -> wire_http.Exchange:
+    from runex.wire.transcript import classify
+
+    line, _ = classify(1, json.dumps(request).encode(), "t")
+    body = "".join(f"event: message\ndata: {json.dumps(m)}\n\n" for m in messages).encode()
+    exchange = wire_http.Exchange(line, "POST", [], [], 200, [("content-type", "text/event-stream")], body)
+    wire_http.read_body(exchange)
+    return exchange
+
+
+def test_progress_with_the_request_token_may_precede_the_reply_on_its_stream():
+    request = json.loads(req(1, "tools/call", name="count", arguments={}))
+    request["params"]["_meta"]["progressToken"] = "t1"
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t1", "progress": 1}}
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}
+    assert wire_http.check([_sse_exchange(request, progress, reply)], "t") == []
+    other = dict(progress, params={"progressToken": "t2", "progress": 1})
+    changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}}
+    found = wire_http.check([_sse_exchange(request, other, changed, reply)], "t")
+    assert [p.rule for p in found] == ["http-unrelated-notification"] * 2
+
+
+def test_a_stream_whose_last_event_is_not_the_response_breaks_the_end_rule():
+    request = json.loads(req(1, "tools/call", name="count", arguments={}))
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}
+    log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "late"}}
+    assert [p.rule for p in wire_http.check([_sse_exchange(request, reply, log)], "t")] == ["http-stream-end"]
