@@ -4,10 +4,22 @@
 
 // ANCHOR: tools
 use rmcp::{
+    handler::server::wrapper::Parameters,
     model::ProgressNotificationParam,
+    schemars::JsonSchema,
+    serde::Deserialize,
     service::{RequestContext, ServerInitializeError},
     tool, tool_router, RoleServer, ServiceExt,
 };
+
+/// The arguments of `hello`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "rmcp::serde", deny_unknown_fields)]
+#[schemars(crate = "rmcp::schemars")]
+struct HelloArgs {
+    /// Who to greet
+    name: String,
+}
 
 #[derive(Clone)]
 struct Tools;
@@ -30,9 +42,9 @@ impl Tools {
         Err("cancelled".to_string()) // never written: rmcp sends nothing more for a cancelled request
     }
 
-    #[tool(title = "Hello", description = "Answers at once.")]
-    fn hello(&self) -> String {
-        "hello".to_string()
+    #[tool(title = "Hello", description = "Greets someone, at once.")]
+    fn hello(&self, Parameters(HelloArgs { name }): Parameters<HelloArgs>) -> String {
+        format!("hello, {name}")
     }
 }
 // ANCHOR_END: tools
