@@ -46,6 +46,8 @@ class Config:
     implementations: tuple[str, ...] | None = None  # run only these (e.g. the Rust toy of a Rust/Python pair)
     expected_violations: tuple[ExpectedViolation, ...] = ()
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
+    # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
+    not_in_browser: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ class Example:
 
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
-                "implementations", "expected_violation", "stderr_lane"}
+                "implementations", "expected_violation", "stderr_lane", "not_in_browser"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
@@ -158,7 +160,26 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=_violations(data, at),
         stderr_lane=_lane(data, at),
+        not_in_browser=_not_in_browser(data, at),
     )
+
+
+def _not_in_browser(data: dict, at: _Located) -> tuple[tuple[str, str], ...]:
+    """[not_in_browser] IMPL = "why": this implementation cannot run in the reader's browser (threads, sockets, a
+    crate feature that does not build for wasm32-wasip1); its page says why instead of offering the button."""
+    table = data.get("not_in_browser", {})
+    line = at.key("not_in_browser") or next((n for n, l in enumerate(at.lines, start=1)
+                                             if re.match(r"^\s*\[\s*not_in_browser\s*\]", l)), None)
+    if not isinstance(table, dict):
+        raise at.error("not_in_browser must be a table: [not_in_browser] then IMPL = \"why\"", line)
+    for impl, reason in table.items():
+        if impl not in IMPLEMENTATION_FILES:
+            raise at.error(f"not_in_browser names {impl!r}; an implementation is one of "
+                           f"{', '.join(IMPLEMENTATION_FILES)}", at.key(impl) or line)
+        if not isinstance(reason, str) or not reason.strip():
+            raise at.error(f"not_in_browser {impl} must say, in words, why it cannot run in a browser",
+                           at.key(impl) or line)
+    return tuple(sorted(table.items()))
 
 
 def _lane(data: dict, at: _Located) -> str | None:
@@ -268,6 +289,10 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
     if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
         raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
                           f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
+    stray = [name for name, _ in config.not_in_browser if name not in {i.name for i in impls}]
+    if stray:
+        raise ConfigError(f"not_in_browser names {', '.join(stray)}, which the example does not run (it runs: "
+                          f"{', '.join(i.name for i in impls) or 'none'}); remove that line", file=f"{rel}/{CONFIG}")
     if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",
