@@ -19,6 +19,12 @@ def _repo(tmp_path, with_pyodide: bool):
         package.mkdir(parents=True)
         for name in site_assets.PYODIDE_FILES:
             (package / name).write_text('{"version": "314.0.7"}' if name == "package.json" else name)
+        shim = root / site_assets.WASI_PACKAGE
+        (shim / "dist").mkdir(parents=True)
+        (shim / "package.json").write_text('{"version": "0.4.2"}')
+        (shim / "LICENSE-MIT").write_text("MIT")
+        for name in site_assets.WASI_FILES:
+            (shim / "dist" / name).write_text(name)
     return root
 
 
@@ -29,13 +35,15 @@ def test_it_copies_pyodide_and_exactly_the_verified_files_of_each_runnable_examp
     target, have = site_assets.copy_assets(root)
     assert have and not stale.exists()
     manifest = json.loads((target / "manifest.json").read_text())
-    assert manifest["pyodide"] == "314.0.7"
+    assert manifest["pyodide"] == "314.0.7" and manifest["wasi"] == "0.4.2"
     assert "python-sdk" not in manifest["examples"] and "first-server" in manifest["examples"]
     for name, files in manifest["examples"].items():
+        assert "rust" not in files  # this copy has no browser runner for Rust (docs/javascripts/): no module
         for key, rel in files.items():
             copied = target / "examples" / name / rel.rsplit("/", 1)[1]
             assert copied.read_bytes() == (root / rel).read_bytes(), (name, key)
     assert sorted(p.name for p in (target / "pyodide").iterdir()) == sorted(site_assets.PYODIDE_FILES)
+    assert sorted(p.name for p in (target / "wasi").iterdir()) == sorted(site_assets.WASI_FILES + ("LICENSE-MIT",))
     assert sorted(str(p.relative_to(target / "runex")) for p in (target / "runex").rglob("*") if p.is_file()) \
         == sorted(manifest["runex"])
 

@@ -228,7 +228,7 @@ def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _implementations_in(folder: Path) -> list[Implementation]:
+def implementations_in(folder: Path) -> list[Implementation]:
     found = []
     for name, filename in IMPLEMENTATION_FILES.items():
         entry = folder / filename
@@ -277,8 +277,8 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             if (folder / ANSWER_KEY).exists() else ""
         raise ConfigError(f"no {TRANSCRIPT}{hint}", file=rel)
     impl_dir = _other(by_name, config.implementations_from, "implementations_from", rel) or folder
-    impls = _implementations_in(impl_dir)
-    if config.implementations_from and _implementations_in(folder):
+    impls = implementations_in(impl_dir)
+    if config.implementations_from and implementations_in(folder):
         raise ConfigError("has its own implementations and implementations_from; choose one", file=rel)
     if config.implementations is not None:
         missing = [n for n in config.implementations if n not in {i.name for i in impls}]
