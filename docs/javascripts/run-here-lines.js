@@ -1,7 +1,8 @@
-// What the Rust worker (run-here-wasm-worker.js) shares with the tool's stdio driver (tools/runex/run/stdio.py):
-// lines in, lines out, and the rule that a server gets transcript line N+1 only when it reads stdin again after
-// writing the reply it owes to line N. Which lines are owed a reply comes from the site's manifest.json, where
-// tools/site_assets.py wrote what the tool's own transcript reader says.
+// What both workers (run-here-wasm-worker.js for Rust, run-here-worker.js for Python) share with the tool's stdio
+// driver (tools/runex/run/stdio.py): lines in, lines out, and the rule that a server gets transcript line N+1 only
+// when it reads stdin again after writing the reply it owes to line N. Which lines are owed a reply is what the
+// tool's own transcript reader says: run in Pyodide for Python, and written into manifest.json by
+// tools/site_assets.py for Rust (which then needs no Python).
 
 const decoder = new TextDecoder();
 
