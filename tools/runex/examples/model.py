@@ -53,6 +53,8 @@ class Config:
     http_overrides: tuple[http_config.HttpOverride, ...] = ()
     http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
     http_get: tuple[str, ...] = ()  # paths also fetched with GET over HTTP (a metadata document), recorded
+    # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
+    not_in_browser: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class Example:
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
-                "http_headers", "http_get", "send"}
+                "http_headers", "http_get", "send", "not_in_browser"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
@@ -180,13 +182,26 @@ def load_config(path: Path, rel: str) -> Config:
         http_headers=http_config.headers(data, at),
         http_get=http_config.gets(data, at),
         sends=sends.parse(data, at),
+        not_in_browser=_not_in_browser(data, at),
     )
 
 
-
-
-
-
+def _not_in_browser(data: dict, at: _Located) -> tuple[tuple[str, str], ...]:
+    """[not_in_browser] IMPL = "why": this implementation cannot run in the reader's browser (threads, sockets, a
+    crate feature that does not build for wasm32-wasip1); its page says why instead of offering the button."""
+    table = data.get("not_in_browser", {})
+    line = at.key("not_in_browser") or next((n for n, l in enumerate(at.lines, start=1)
+                                             if re.match(r"^\s*\[\s*not_in_browser\s*\]", l)), None)
+    if not isinstance(table, dict):
+        raise at.error("not_in_browser must be a table: [not_in_browser] then IMPL = \"why\"", line)
+    for impl, reason in table.items():
+        if impl not in IMPLEMENTATION_FILES:
+            raise at.error(f"not_in_browser names {impl!r}; an implementation is one of "
+                           f"{', '.join(IMPLEMENTATION_FILES)}", at.key(impl) or line)
+        if not isinstance(reason, str) or not reason.strip():
+            raise at.error(f"not_in_browser {impl} must say, in words, why it cannot run in a browser",
+                           at.key(impl) or line)
+    return tuple(sorted(table.items()))
 
 
 def _lane(data: dict, at: _Located) -> str | None:
@@ -235,7 +250,7 @@ def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _implementations_in(folder: Path) -> list[Implementation]:
+def implementations_in(folder: Path) -> list[Implementation]:
     found = []
     for name, filename in IMPLEMENTATION_FILES.items():
         entry = folder / filename
@@ -295,8 +310,8 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             if (folder / ANSWER_KEY).exists() else ""
         raise ConfigError(f"no {TRANSCRIPT}{hint}", file=rel)
     impl_dir = _other(by_name, config.implementations_from, "implementations_from", rel) or folder
-    impls = _implementations_in(impl_dir)
-    if config.implementations_from and _implementations_in(folder):
+    impls = implementations_in(impl_dir)
+    if config.implementations_from and implementations_in(folder):
         raise ConfigError("has its own implementations and implementations_from; choose one", file=rel)
     if config.implementations is not None:
         missing = [n for n in config.implementations if n not in {i.name for i in impls}]
@@ -307,6 +322,10 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
     if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
         raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
                           f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
+    stray = [name for name, _ in config.not_in_browser if name not in {i.name for i in impls}]
+    if stray:
+        raise ConfigError(f"not_in_browser names {', '.join(stray)}, which the example does not run (it runs: "
+                          f"{', '.join(i.name for i in impls) or 'none'}); remove that line", file=f"{rel}/{CONFIG}")
     if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",

@@ -222,7 +222,7 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
         lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
     run = browser.browser_run(root, name, config)
     # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one).
-    runs_here = (name, str(run.server.relative_to(root))) if run is not None and lines is None else None
+    runs_here = run.attributes(root) if run is not None and lines is None else None
     try:
         return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
                                 str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
