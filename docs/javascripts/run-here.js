@@ -77,10 +77,9 @@
 
   function note(view) {
     const { rust, python } = view.dataset;
-    const servers = [rust && `the Rust server, ${rust}, as CI built it for WebAssembly (wasm32-wasip1, a few hundred kB)`,
-                     python && `the Python twin, ${python}, in Pyodide (13 MB)`].filter(Boolean);
-    return `Runs ${servers.join(", or ")}${rust && python ? ", or both side by side" : ""}, in your browser, from ` +
-      `this site, loaded only when pressed, and feeds it the transcript one message at a time, as the tool does. ` +
+    const servers = [rust && "the Rust server (WebAssembly, built by CI)", python && "the Python twin (Pyodide, 13 MB)"];
+    return `Runs ${servers.filter(Boolean).join(" or ")}${rust && python ? ", or both side by side," : ""} in your ` +
+      `browser, fed the transcript one message at a time as the tool does; nothing loads before you press. ` +
       (rust && python ? "CI holds both to the same answer key." : "CI holds it to this answer key.");
   }
 
@@ -106,11 +105,14 @@
 
   function setUp(view) {
     const example = view.dataset.example;
+    const runs = view.dataset.rust || view.dataset.python;
+    // An example that runs in no language here says why once per page, however many parts of its view the page shows.
+    if (!runs && document.querySelector(`.run-here[data-example="${CSS.escape(example)}"]`)) return;
     const box = el("div", "run-here");
     box.dataset.example = example;
     view.before(box);
     if (view.dataset.notHere) box.append(el("p", "run-here-why", `Not in your browser: ${view.dataset.notHere}`));
-    if (!view.dataset.rust && !view.dataset.python) return;
+    if (!runs) return;
     const button = el("button", "md-button run-here-button", "Run it here");
     button.type = "button";
     const head = el("div", "run-here-head");  // button, choice and note on one line: the view moves down by little
@@ -218,7 +220,7 @@
       const lanes = kinds.map((kind) => replyLane(kind));
       replies.append(...lanes.map((l) => l.node));
       const results = await Promise.all(kinds.map((kind, i) => runners[kind](example, field.value, () => {})
-        .then((result) => showReply(lanes[i], kind, result))));
+        .then((result) => showReply(lanes[i], kind, result, kinds.length))));
       send.disabled = false;
       box.dataset.state = results.every(Boolean) ? "done" : "error";
       if (kinds.length === 2 && results.every(Boolean)) markDifferences(lanes, results, summary);
@@ -235,7 +237,7 @@
   }
 
   // The lines the server wrote after the transcript's own replies, or null when it did not run.
-  function showReply(lane, kind, result) {
+  function showReply(lane, kind, result, lanes) {
     const who = RUNTIMES[kind].label;
     if (result.type !== "done") {
       lane.said.textContent = result.type === "timeout" ? `Stopped: ${result.message}.` : `${who} could not run here: ${result.message}`;
@@ -249,7 +251,8 @@
     for (const p of found) lane.problems.append(el("li", "run-problem", p.text));
     if (result.failure) lane.problems.append(el("li", "run-problem", result.failure));
     lane.said.textContent = result.problems === null
-      ? (result.failure ? "The run reports:" : "The Rust server's reply (the tool's wire check of your line runs with Python: choose Python or Both).")
+      ? (result.failure ? "The run reports:" : lanes === 2 ? "The Rust server's reply; the tool's wire check of your line is Python's."
+        : "The Rust server's reply. (The tool's wire check of your line runs with Python: choose Python or Both.)")
       : found.length || result.failure ? "The tool's wire check reports:" : "No wire problem: the tool's check passes this line.";
     return mine;
   }
