@@ -1,6 +1,6 @@
 """pagination: an MCP server (revision 2026-07-28) over stdio, standard library only, for the
-section on lists in pages of the page "Resources and prompts". The Python twin of src/main.rs and
-src/handbook.rs: same replies, same bytes.
+page "Lists in pages". The Python twin of src/main.rs and src/handbook.rs: same replies, same
+bytes.
 
 It offers five handbook pages as resources, and resources/list hands them out two at a time, each
 page linked to the next by an opaque cursor. One JSON-RPC message per line comes in on stdin; one

@@ -1,6 +1,6 @@
-// pagination: an MCP server (revision 2026-07-28) over stdio, for the section on lists in pages of
-// the page "Resources and prompts". It offers five handbook pages as resources, and resources/list
-// hands them out two at a time, each page linked to the next by an opaque cursor.
+// pagination: an MCP server (revision 2026-07-28) over stdio, for the page "Lists in pages". It
+// offers five handbook pages as resources, and resources/list hands them out two at a time, each
+// page linked to the next by an opaque cursor.
 //
 // One JSON-RPC message per line comes in on stdin; one reply per request goes out on stdout.
 // stdout is the wire and carries nothing else; diagnostics go to stderr.
