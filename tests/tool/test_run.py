@@ -396,3 +396,16 @@ def test_twins_that_disagree_fail_with_both_outputs_as_a_diff(tmp_path, rustc):
     assert re.search(r'^ *-.*"who":"from-rust"', proc.out, re.M)
     assert re.search(r'^ *\+.*"who":"from-python"', proc.out, re.M)
     assert not (root / "examples/twins/answer_key.jsonl").exists()
+
+
+def test_a_twin_that_breaks_a_wire_rule_is_named_before_the_disagreement(tmp_path, rustc):
+    """A stray print() in the Python twin: the fault is the stdout-not-a-message rule in server.py, not the answer
+    key (the one file never to edit), so that rule, at that twin's file, comes first."""
+    chatty = py_twin("same").replace("n = 0\n", 'print("loading tools")\nn = 0\n', 1)
+    root = make_repo(tmp_path, {"twins": {"main.rs": rust_echo("same"), "server.py": chatty}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    rule = "examples/twins/server.py (python): [stdout-not-a-message] stdout line 1: not a JSON-RPC message"
+    assert rule in proc.out, proc.out
+    assert "main.rs (rust): [" not in proc.out, proc.out
+    assert proc.out.index(rule) < proc.out.index("twins disagree"), proc.out

@@ -41,5 +41,11 @@ class Outcome:
         self.messages.append(text)
         self.locations.append((file or self.rel(self.example.dir), line, text.splitlines()[0]))
 
+    def fail_first(self, text: str, file: str | None = None, line: int | None = None) -> None:
+        """As fail, but said before what was said already: the cause before the symptom it explains."""
+        self.fail(text, file, line)
+        self.messages.insert(0, self.messages.pop())
+        self.locations.insert(0, self.locations.pop())
+
     def rel(self, path: Path) -> str:
         return str(path.relative_to(self.root))

@@ -59,6 +59,7 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
             http_runs[impl.name] = exchanges
     stdout = _agreed(outputs, outcome, outcome.rel(example.answer_key))
     if stdout is None:
+        _twin_faults(example, outcome, outputs, lines, validator)
         return
     _wire_stage(example, outcome, stdout, lines, transcript_expected, validator)
     if http_runs:
@@ -173,6 +174,26 @@ def _agreed(outputs: dict[str, bytes], outcome: Outcome, rel_key: str) -> bytes 
                          + compare.diff_bytes(first, outputs[name], names[0], name), rel_key, line)
             return None
     return first
+
+
+def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], lines,
+                 validator: wire.MessageValidator | None) -> None:
+    """When twins disagree, the wire rules each one breaks (a stray print() on stdout, say), named at that twin's
+    own file and put before the disagreement: the twin is what to fix, never the answer key."""
+    from ..wire import check as wire
+
+    rel_key, rel_transcript = outcome.rel(example.answer_key), outcome.rel(example.transcript)
+    faults = []
+    for name, stdout in outputs.items():
+        impl = example.implementation(name)
+        found = wire.check_stdout(stdout, lines, rel_key, rel_transcript, validator, example.config.sends)
+        for problem in rules.match(found, example.config.expected_violations).unexpected:
+            where = (f"stdout line {problem.line}" if rules.RULES.get(problem.rule) == "stdout"
+                     else f"{problem.file}:{problem.line}")
+            rel_entry = outcome.rel(impl.entry)
+            faults.append((f"{rel_entry} ({name}): [{problem.rule}] {where}: {problem.message}", rel_entry))
+    for text, file in reversed(faults):
+        outcome.fail_first(text, file)
 
 
 # After a run that stopped, these rules say what the failure said already (the reply it waited for) or what stopping
