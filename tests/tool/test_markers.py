@@ -66,6 +66,27 @@ def test_a_stray_end_after_a_closed_block():
     assert error.line == 4
 
 
+
+def pasted(target: str) -> str:
+    """A block as the tool pastes it, without its example-end."""
+    body = markers.fenced("fn main() {}\n", "rust", target, f"Source: `examples/{target}`.", "")
+    return f"<!-- example-begin: {target} -->\n" + "".join(body)
+
+
+@pytest.mark.parametrize("after", ["\nMore prose.\n\n<!-- example-begin: y/main.rs -->\n<!-- example-end -->\n",
+                                   "\nMore prose.\n"], ids=["next-block", "end-of-page"])
+def test_a_deleted_end_names_the_open_block_and_where_its_pasted_text_ends(after):
+    """Not "markers do not nest" at the next begin marker: the block that lost its end, and the line to put it after."""
+    head = "# T\n\nProse.\n\n"  # the block opens on line 5
+    text = head + pasted("x/main.rs") + after
+    last = 4 + len(pasted("x/main.rs").splitlines())  # the blank line after the caption
+    assert text.splitlines()[last - 2] == "{: .example-caption }" and text.splitlines()[last - 1] == ""
+    error = parse_error(text)
+    assert error.line == 5
+    assert (f"the block opened on line 5 (x/main.rs) has no example-end; its pasted text ends at line {last}: "
+            f"put <!-- example-end --> on the line after it") in error.message, error.message
+    assert "do not nest" not in error.message
+
 @pytest.mark.parametrize("fence", ["```", "~~~", "````", "```markdown", "~~~~ text"])
 def test_markers_inside_a_fence_are_text(fence):
     close = fence.split()[0].rstrip("markdown")

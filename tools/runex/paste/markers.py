@@ -16,6 +16,7 @@ END = re.compile(r"^(?P<indent>[ \t]*)<!--\s*example-end\s*-->[ \t]*\r?\n?$")
 LOOSE = re.compile(r"<!--\s*example-(begin|end)\b")  # anything that looks like a marker but is not one
 MARKED = "example-"  # in every line BEGIN, END or LOOSE matches: a line without it is text, no pattern tried
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+CAPTION = "{: .example-caption }"  # the last line of every body the tool pastes, before one blank line
 ANCHOR = re.compile(r"^\s*(?://|#)\s*ANCHOR(?P<end>_END)?:\s*(?P<name>[A-Za-z0-9_-]+)\s*$")
 
 
@@ -78,10 +79,12 @@ def parse(text: str, page: str) -> list[Segment]:
         j = i + 1
         while j < len(lines) and not (MARKED in lines[j] and END.match(lines[j])):
             if MARKED in lines[j] and BEGIN.match(lines[j]):
+                _unclosed(lines, i, j, begin.group("target"), page)
                 raise PageError(f"example-begin inside the block opened on line {i + 1}; markers do not nest",
                                 file=page, line=j + 1)
             j += 1
         if j == len(lines):
+            _unclosed(lines, i, j, begin.group("target"), page)
             raise PageError("example-begin has no example-end below it", file=page, line=i + 1)
         end = lines[j]
         if not end.endswith("\n"):
@@ -92,6 +95,18 @@ def parse(text: str, page: str) -> list[Segment]:
         raise PageError(f"the fenced code block opened here ({fence}) never closes; close it with a line of "
                         f"{fence}", file=page, line=fence_line)
     return segments
+
+
+def _unclosed(lines: list[str], opened: int, stop: int, target: str, page: str) -> None:
+    """A block whose example-end was deleted: every body the tool pastes ends with its caption's attribute line and
+    a blank line, so the first such line below the begin marker (and above `stop`, the next begin or the page's end)
+    is where the end marker belongs. Raises naming the block; returns when no pasted text is there to find."""
+    for k in range(opened + 1, stop):
+        if lines[k].strip() == CAPTION:
+            last = k + 2 if k + 1 < stop and not lines[k + 1].strip() else k + 1
+            raise PageError(f"the block opened on line {opened + 1} ({target}) has no example-end; its pasted text "
+                            f"ends at line {last}: put <!-- example-end --> on the line after it", file=page,
+                            line=opened + 1)
 
 
 def _closes(line: str, fence: str) -> bool:
@@ -183,6 +198,6 @@ def fenced(content: str, lang: str, title: str, caption: str, indent: str, line_
     lines = [f"{fence}{lang} title=\"{title}\"{numbers}\n"]
     lines += content.splitlines(keepends=True)
     lines.append(f"{fence}\n")
-    lines += ["\n", f"{caption}\n", "{: .example-caption }\n"]
+    lines += ["\n", f"{caption}\n", f"{CAPTION}\n"]
     shown = ["\n"] + [f"{indent}{line}" if line.strip() else "\n" for line in lines] + ["\n"]
     return shown
