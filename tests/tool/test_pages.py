@@ -196,6 +196,29 @@ def test_crlf_page_outside_text_is_kept(tmp_path):
     assert invoke(root, "--check").returncode == 0
 
 
+
+@pytest.mark.parametrize("args", [(), ("--check",)], ids=["write", "check"])
+def test_a_stale_copy_of_a_pasted_block_outside_markers_names_both_lines(tmp_path, args):
+    """A repair that writes the pair empty (the end marker right below the begin) pastes a fresh copy and leaves the
+    old body below as plain text: the copy is an error naming its caption line and the block it repeats."""
+    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}}, {"p.md": page("ex/server.py")})
+    assert invoke(root).returncode == 0
+    pasted = (root / "docs/p.md").read_text()
+    begin = "<!-- example-begin: ex/server.py -->\n"
+    assert pasted.count("<!-- example-end -->\n") == 1
+    repaired = pasted.replace("<!-- example-end -->\n", "").replace(begin, begin + "<!-- example-end -->\n")
+    if args:  # as the tool leaves it after the repair: a fresh copy between the markers, the old one below
+        body = pasted.split(begin)[1].split("<!-- example-end -->\n")[0]
+        repaired = repaired.replace(begin + "<!-- example-end -->\n", begin + body + "<!-- example-end -->\n")
+    (root / "docs/p.md").write_text(repaired)
+    stale = max(n for n, line in enumerate(repaired.splitlines(), 1) if line == "{: .example-caption }")
+    assert stale > repaired[:repaired.index("<!-- example-end -->")].count("\n") + 1  # below the end marker
+    proc = invoke(root, *args)
+    assert proc.returncode == 4, proc.out
+    assert (f"docs/p.md:{stale}: text outside markers repeats the caption of the block pasted at line 5 "
+            f"(ex/server.py): a stale copy of pasted text") in proc.out, proc.out
+    assert (root / "docs/p.md").read_text() == repaired, "a broken page is not rewritten"
+
 # --- broken pages: exit 4, naming the page and line --------------------------------------------------------
 
 BROKEN = {

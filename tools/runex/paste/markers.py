@@ -97,6 +97,28 @@ def parse(text: str, page: str) -> list[Segment]:
     return segments
 
 
+def loose_captions(segments: list[Segment]) -> list[tuple[int, str]]:
+    """Each caption attribute line outside every block and fence, with the caption text above it: (line, text).
+    Only the tool writes these, so one outside markers is pasted text left behind (a stale copy after a repair)."""
+    found: list[tuple[int, str]] = []
+    fence: str | None = None
+    number, above = 0, ""
+    for segment in segments:
+        if isinstance(segment, Block):
+            number += 2 + len(segment.body)
+            above = ""
+            continue
+        number += 1
+        if fence is not None:
+            fence = None if _closes(segment, fence) else fence
+        elif opened := FENCE.match(segment):
+            fence = opened.group("fence")
+        elif segment.strip() == CAPTION:
+            found.append((number, above))
+        above = segment.strip()
+    return found
+
+
 def _unclosed(lines: list[str], opened: int, stop: int, target: str, page: str) -> None:
     """A block whose example-end was deleted: every body the tool pastes ends with its caption's attribute line and
     a blank line, so the first such line below the begin marker (and above `stop`, the next begin or the page's end)

@@ -131,8 +131,23 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
         caption = caption_for(source_rel)
         bodies[block.line] = markers.fenced(content, language_for(source, content), title, caption, block.indent,
                                             line_numbers=block.region is None)
+    if markers.CAPTION in old:
+        _no_stale_copies(segments, blocks, bodies, rel)
     stale = [b for b in blocks if b.body != bodies[b.line]]
     return PageResult(path, rel, old, markers.render(segments, bodies), blocks, stale)
+
+
+def _no_stale_copies(segments: list[markers.Segment], blocks: list[markers.Block], bodies: dict[int, list[str]],
+                     page: str) -> None:
+    """Pasted text outside markers (a repair that wrote the pair empty leaves the old body below it as plain text,
+    which no check would read again) is an error at its caption line, naming the block whose caption it repeats."""
+    for line, caption in markers.loose_captions(segments):
+        owner = next((b for b in blocks if caption and caption in (l.strip() for l in bodies[b.line])), None)
+        said = (f"repeats the caption of the block pasted at line {owner.line} ({owner.target})" if owner else
+                f"is a caption the tool writes ({markers.CAPTION})")
+        raise PageError(f"text outside markers {said}: a stale copy of pasted text, left by a repair? Delete the "
+                        f"copy, from its first line down to this one; only text between markers is the tool's",
+                        file=page, line=line)
 
 
 def title_for(source_rel: str, source_text: str, region: str | None) -> str:
