@@ -84,7 +84,7 @@ def test_a_deleted_end_names_the_open_block_and_where_its_pasted_text_ends(after
     error = parse_error(text)
     assert error.line == 5
     assert (f"the block opened on line 5 (x/main.rs) has no example-end; its pasted text ends at line {last}: "
-            f"put <!-- example-end --> on the line after it") in error.message, error.message
+            f"put the example-end marker on the line after it") in error.message, error.message
     assert "do not nest" not in error.message
 
 @pytest.mark.parametrize("fence", ["```", "~~~", "````", "```markdown", "~~~~ text"])

@@ -127,7 +127,7 @@ def _unclosed(lines: list[str], opened: int, stop: int, target: str, page: str) 
         if lines[k].strip() == CAPTION:
             last = k + 2 if k + 1 < stop and not lines[k + 1].strip() else k + 1
             raise PageError(f"the block opened on line {opened + 1} ({target}) has no example-end; its pasted text "
-                            f"ends at line {last}: put <!-- example-end --> on the line after it", file=page,
+                            f"ends at line {last}: put the example-end marker on the line after it", file=page,
                             line=opened + 1)
 
 
