@@ -1,5 +1,6 @@
 """The site under Zensical (Material's successor, which reads mkdocs.yml): the pinned version builds it strictly, and
-a reader finds every page with the same content as under MkDocs, apart from the differences README.md lists.
+a reader finds every page with the same content as under MkDocs, apart from the differences DESIGN.md lists (its
+Zensical section).
 
 Zensical comes from its own venv (tools/zensical_env.py, pinned in requirements-zensical.txt; CI makes it in
 .ci/run). It builds a copy of mkdocs.yml, docs/ and overrides/ in a temporary folder, because it writes its site
@@ -134,7 +135,7 @@ def test_pasted_blocks_are_on_the_page(zensical_site: Path, page: str):
 @pytest.mark.parametrize("page", PAGES)
 def test_the_article_is_what_mkdocs_builds(zensical_site: Path, mkdocs_site: Path, page: str):
     """Every block, conversation, admonition, tab, details, line number and Polish section, tag for tag, once the
-    differences README.md lists are set aside: the level chip's place, the "Last update" date, the edit icon."""
+    differences DESIGN.md lists are set aside: the level chip's place, the "Last update" date, the edit icon."""
     def comparable(site: Path) -> list[str]:
         body = article((site / site_file(page)).read_text(encoding="utf-8"))
         body = LAST_UPDATE.sub("", TAGS.sub("", body)).replace('<a id="__skip" tabindex="-1"></a>', "")
@@ -174,7 +175,8 @@ def test_sitemap_lists_every_page_under_site_url(zensical_site: Path):
 
 
 def test_the_differences_readme_lists_still_hold(zensical_site: Path):
-    """README.md says what differs under this version; when an upgrade changes that, this fails and README changes."""
+    """DESIGN.md says what differs under this version; when an upgrade changes that, this fails and DESIGN.md
+    changes."""
     page_html = (zensical_site / "mcp" / "stdio-transport" / "index.html").read_text(encoding="utf-8")
     body = article(page_html)
     # git-revision-date-localized is not a plugin Zensical knows: it is dropped without a word, so no "Last update".
