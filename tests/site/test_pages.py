@@ -139,3 +139,84 @@ def test_site_builds_strictly(tmp_path: Path):
 def test_hand_typed_rust_block_is_caught():
     page = "# T\n\n```rust\nfn main() {}\n```\n\n<!-- example-begin: x/main.rs -->\n```rust\nfn a(){}\n```\n<!-- example-end -->\n"
     assert fences_outside_markers(page, "t.md") == [(3, "rust")]
+
+
+COLLAPSIBLE = re.compile(r'^(?P<indent>[ \t]*)\?\?\?(?P<open>\+?)[ \t]')
+TAB = re.compile(r'^(?P<indent>[ \t]*)===\+?[ \t]+"(?P<label>[^"]*)"')
+
+
+def tab_sets(text: str, page: str) -> list[tuple[int, list[str], frozenset[int]]]:
+    """Each set of content tabs outside pasted blocks and fences: (line of its first tab, its labels, the lines of the
+    closed `???` blocks around it). Tabs in a row at one indent, with only deeper lines between, are one set."""
+    sets: list[tuple[int, list[str], frozenset[int]]] = []
+    closed: list[tuple[int, int]] = []  # (indent, line) of each ??? block still open around this line
+    current: tuple[int, list[str], frozenset[int]] | None = None
+    current_indent = -1
+    fenced = {number for number, _ in _text_lines(text, page)}
+    for number, line in _outside_blocks(text, page, fenced):
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        closed = [(i, n) for i, n in closed if i < indent]
+        tab = TAB.match(line)
+        if current is not None and (indent < current_indent or (indent == current_indent and not tab)):
+            current = None
+        if tab and current is not None and indent == current_indent:
+            current[1].append(tab.group("label"))
+        elif tab:
+            current, current_indent = (number, [tab.group("label")], frozenset(n for _, n in closed)), indent
+            sets.append(current)
+        block = COLLAPSIBLE.match(line)
+        if block and not block.group("open"):
+            closed.append((indent, number))
+    return sets
+
+
+def _outside_blocks(text: str, page: str, fence_openers: set[int]):
+    """(line number, line) of every line outside pasted blocks and outside fenced code."""
+    number, fence = 0, None
+    for segment in markers.parse(text, page):
+        if isinstance(segment, markers.Block):
+            number += 2 + len(segment.body)
+            continue
+        number += 1
+        if fence:
+            if segment.strip() and set(segment.strip()) == {fence[0]} and len(segment.strip()) >= len(fence):
+                fence = None
+            continue
+        if number in fence_openers:
+            fence = FENCE.match(segment).group("fence")
+            continue
+        yield number, segment
+
+
+def folded_linked_tabs(text: str, page: str) -> list[str]:
+    """Tab sets that share a label with a set outside the closed `???` block they sit in: Material links tabs by the
+    label it can see, so a reader who opens the block finds a tab they did not choose."""
+    found = []
+    sets = tab_sets(text, page)
+    for line, labels, folded in sets:
+        for other_line, other_labels, other_folded in sets:
+            shared = set(labels) & set(other_labels)
+            if other_line != line and shared and folded - other_folded:
+                found.append(f"line {line}: tabs {sorted(shared)} inside the collapsed block at line "
+                             f"{min(folded - other_folded)} are linked to the tab set at line {other_line}")
+                break
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_linked_tabs_are_not_in_a_collapsed_block(page: Path):
+    found = folded_linked_tabs(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))
+    assert not found, (f"{page.relative_to(ROOT)}: " + "; ".join(found) + ". Give the folded tabs labels of their "
+                       f"own, open the block by default with ???+, or move the tabs out of it")
+
+
+def test_folded_linked_tabs_are_caught():
+    text = ('---\ndescription: d\n---\n\n=== "Rust"\n\n    a\n\n=== "Python"\n\n    b\n\n??? note "More"\n\n'
+            '    === "Rust"\n\n        c\n\n    === "Python"\n\n        d\n')
+    assert folded_linked_tabs(text, "p.md") == [
+        "line 15: tabs ['Python', 'Rust'] inside the collapsed block at line 13 are linked to the tab set at line 5"]
+    assert not folded_linked_tabs(text.replace("??? note", "???+ note"), "p.md")
+    assert not folded_linked_tabs(text.replace('=== "Rust"\n\n        c', '=== "Rust, folded"\n\n        c')
+                                  .replace('=== "Python"\n\n        d', '=== "Python, folded"\n\n        d'), "p.md")
