@@ -53,3 +53,10 @@ def test_every_rule_has_a_command_naming_tests_that_exist():
             wanted = [w for w in re.split(r"[\s()]+", words[words.index("-k") + 1]) if w and w not in PLACEHOLDERS]
             for word in wanted:
                 assert any(word in name for name in names), f"{command}: no test in {words[3]} matches {word!r}"
+
+
+def test_contributing_md_points_at_the_rules():
+    """A contributor reads CONTRIBUTING.md first: it names the section, so the rules are heard before the suite runs."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert '"Rules the suite holds"' in text and "(docs/contributing/adding-an-example.md)" in text
+    assert HEADING.removeprefix("## ").startswith("Rules the suite holds")
