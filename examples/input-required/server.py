@@ -99,7 +99,8 @@ def ask(params, args: dict, time: str, request_digest: str) -> types.InputRequir
     if time == args["time"]:
         message = f"A table for {size} is free on {date} at {time}. Whose name should it be booked under?"
     else:
-        message = f"{args['time']} is full on {date}; a table for {size} is free at {time}. To book it, give the name to book under."
+        message = (f"{args['time']} is full on {date}; a table for {size} is free at {time}. "
+                   "To book it, give the name to book under.")
     form = types.ElicitRequestFormParams(message=message, requested_schema={
         "type": "object",
         "properties": {"name": {"type": "string", "title": "Name for the booking", "minLength": 1}},
@@ -145,7 +146,8 @@ def finish(args: dict, time: str, answer) -> types.CallToolResult:
         name = (answer.content or {}).get("name")
         if not isinstance(name, str) or not name:
             raise malformed
-        return text_result(f"Booked: a table for {args['party_size']} on {args['date']} at {time}, under the name {name}.")
+        return text_result(f"Booked: a table for {args['party_size']} on {args['date']} at {time}, "
+                           f"under the name {name}.")
     if answer.action == "decline":
         return text_result(f"Nothing booked: the user declined the table at {time} on {args['date']}.")
     return text_result(f"Nothing booked: the user closed the form for {time} on {args['date']}.")

@@ -10,8 +10,8 @@ use rmcp::{
     },
     model::{
         CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, ElicitRequest, ElicitRequestParams,
-        ElicitResult, ElicitationAction, ElicitationCapability, ElicitationSchema, InputRequest,
-        InputRequiredResult, InputRequests, RequestMetaObject,
+        ElicitResult, ElicitationAction, ElicitationCapability, ElicitationSchema, InputRequest, InputRequests,
+        InputRequiredResult, RequestMetaObject,
     },
     schemars::JsonSchema,
     serde::{Deserialize, Serialize},
@@ -93,7 +93,10 @@ fn ask(meta: &RequestMetaObject, args: &BookArgs, time: &str, digest: &str) -> R
         return Err(ErrorData::missing_required_client_capability(needed));
     }
     let message = if time == args.time {
-        format!("A table for {} is free on {} at {time}. Whose name should it be booked under?", args.party_size, args.date)
+        format!(
+            "A table for {} is free on {} at {time}. Whose name should it be booked under?",
+            args.party_size, args.date
+        )
     } else {
         format!(
             "{} is full on {}; a table for {} is free at {time}. To book it, give the name to book under.",
@@ -117,7 +120,8 @@ fn ask(meta: &RequestMetaObject, args: &BookArgs, time: &str, digest: &str) -> R
 /// this very request. The client holds the state, so it is attacker-controlled input.
 fn open_offer(token: &str, digest: &str) -> Result<Offer, ErrorData> {
     let refused = |why: &str| ErrorData::invalid_params(format!("Invalid requestState: {why}"), None);
-    let payload = state::open(token).ok_or_else(|| refused("it fails verification (changed, or not issued by this server)"))?;
+    let payload =
+        state::open(token).ok_or_else(|| refused("it fails verification (changed, or not issued by this server)"))?;
     let offer: Offer = serde_json::from_str(&payload).map_err(|_| refused("unreadable payload"))?;
     if offer.request != "tools/call" || offer.digest != digest {
         return Err(refused("it was issued for a different request; resend the original name and arguments"));
@@ -154,7 +158,9 @@ fn finish(args: &BookArgs, time: &str, answer: &serde_json::Value) -> Result<Cal
             let name = name.filter(|name| !name.is_empty()).ok_or_else(malformed)?;
             format!("Booked: a table for {} on {} at {time}, under the name {name}.", args.party_size, args.date)
         }
-        ElicitationAction::Decline => format!("Nothing booked: the user declined the table at {time} on {}.", args.date),
+        ElicitationAction::Decline => {
+            format!("Nothing booked: the user declined the table at {time} on {}.", args.date)
+        }
         // Cancel, or an action a later rmcp adds: book nothing.
         _ => format!("Nothing booked: the user closed the form for {time} on {}.", args.date),
     };
