@@ -8,6 +8,7 @@ import base64
 import hashlib
 import hmac
 import json
+import sys
 
 import anyio
 import mcp_types as types
@@ -228,5 +229,8 @@ async def serve_stdio() -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(serve_stdio)
+    try:
+        anyio.run(serve_stdio)
+    except* BrokenPipeError:  # stdout closed: the client has gone, which is no error here
+        print("input-required: the client has gone (broken pipe)", file=sys.stderr)
 # ANCHOR_END: main
