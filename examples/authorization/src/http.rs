@@ -21,12 +21,16 @@ pub async fn serve(addr: SocketAddr) -> Result<(), Box<dyn std::error::Error>> {
         .with_allowed_origins([format!("http://127.0.0.1:{port}"), format!("http://localhost:{port}")]);
     let stop = config.cancellation_token.clone();
     let notes = Notes::default(); // one store; each request's handler is a clone of this handle
-    let service = StreamableHttpService::new(move || Ok(notes.clone()), Arc::new(NeverSessionManager::default()), config);
+    let service =
+        StreamableHttpService::new(move || Ok(notes.clone()), Arc::new(NeverSessionManager::default()), config);
     let metadata = resource.metadata();
     let app = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(resource.clone(), auth::require_token))
-        .route(&resource.metadata_path, get(|| async move { ([(header::CONTENT_TYPE, "application/json")], metadata) }));
+        .route(
+            &resource.metadata_path,
+            get(|| async move { ([(header::CONTENT_TYPE, "application/json")], metadata) }),
+        );
 
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("authorization: listening on http://{addr}/mcp as {}", resource.uri);
