@@ -8,9 +8,14 @@ PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check regen site setup sandbox clean bench zensical
+.PHONY: serve test check regen site setup sandbox wasm-target clean bench zensical
 
-setup: $(STAMP) sandbox
+setup: $(STAMP) sandbox wasm-target
+
+# "Run it here" runs each Rust example in the reader's browser, built for wasm32-wasip1: rustup adds that target's
+# standard library once (a no-op after that).
+wasm-target:
+	rustup target add wasm32-wasip1
 
 # Every example builds and runs inside bubblewrap (bwrap). Installed with apt-get when we are root; otherwise the
 # command to run is printed and setup stops. (macOS has no bubblewrap: see --unsandboxed in README.md.)
@@ -26,22 +31,22 @@ sandbox:
 $(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
-	npm ci --no-audit --no-fund   # pyodide ("Run it here"), the conformance suite and its Node 22 (package-lock.json)
+	npm ci --no-audit --no-fund   # pyodide and @bjorn3/browser_wasi_shim ("Run it here"), the conformance suite and its Node 22 (package-lock.json pins them)
 	touch $(STAMP)
 
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
 # mkdocs.serve.yml is the site without search and git dates; --dirty rebuilds only the page that changed (mkdocs
 # aborts a dirty build under --strict; `make site` is the strict build); tools/serve_site.py is `mkdocs serve`
 # polling every 0.1 s, not 0.5 s: about 0.7 s from save to page here (benchmarks/serve_latency.py --make-serve).
-serve: $(STAMP) sandbox
+serve: $(STAMP) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) tools/serve_site.py -f mkdocs.serve.yml --dirty
 
-regen: $(STAMP) sandbox
+regen: $(STAMP) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 
-check: $(STAMP) sandbox
+check: $(STAMP) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py --check
 
 # The published build: the check first, so drift can never be published.
@@ -49,7 +54,7 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
-test: $(STAMP) sandbox zensical
+test: $(STAMP) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
 	$(PYTHON) -m pytest
 
@@ -58,7 +63,7 @@ test: $(STAMP) sandbox zensical
 zensical:
 	$(PYTHON_BOOT) tools/zensical_env.py
 
-bench: $(STAMP) sandbox
+bench: $(STAMP) sandbox wasm-target
 	$(PYTHON) benchmarks/bench.py
 
 clean:

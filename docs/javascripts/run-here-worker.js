@@ -8,6 +8,7 @@
 // stdout. stdout and stderr are captured as raw bytes, so the comparison with the answer key is byte for byte.
 // The wire check of a reader's own line is the tool's own code (tools/runex, copied to assets/run/runex/) run here.
 import { loadPyodide } from "../assets/run/pyodide/pyodide.mjs";
+import { Conversation, compareBytes, concat, splitLines } from "./run-here-lines.js";
 
 const RUN = new URL("../assets/run/", import.meta.url);
 const encoder = new TextEncoder();
@@ -48,23 +49,6 @@ async function files(example) {
   }
   return dir;
 }
-
-function splitLines(data) {
-  const lines = [];
-  let from = 0;
-  for (let i = 0; i < data.length; i++) if (data[i] === 10) { lines.push(data.subarray(from, i)); from = i + 1; }
-  if (from < data.length) lines.push(data.subarray(from));
-  return lines;
-}
-
-function concat(chunks) {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
-  return out;
-}
-
-function idKey(id) { return `${typeof id}:${JSON.stringify(id)}`; }
 
 // The transcript as the tool reads it (runex.wire.transcript.read): which lines are owed a reply, and with which id.
 function classify(path, rel) {
@@ -109,68 +93,19 @@ async function run({ example, extra, job }) {
   say({ type: "started", loadMs: performance.now() - started,
                 transcript: baseLines.map(l => decoder.decode(l)) });
 
-  const out = [], err = [];
-  let partial = [];  // stdout bytes after the last newline
-  const replies = [];  // id keys of the replies seen on stdout, in order (null id: "object:null")
-  let stdoutLines = 0;
-  setStdoutLines();
-  function setStdoutLines() {
-    pyodide.setStdout({ write(buffer) {
-      const chunk = buffer.slice();
-      out.push(chunk);
-      let from = 0;
-      for (let i = 0; i < chunk.length; i++) {
-        if (chunk[i] !== 10) continue;
-        partial.push(chunk.subarray(from, i));
-        from = i + 1;
-        const text = decoder.decode(concat(partial));
-        partial = [];
-        stdoutLines += 1;
-        let id;
-        try {
-          const message = JSON.parse(text);
-          if (message && typeof message === "object" && !("method" in message) && ("result" in message || "error" in message)) {
-            id = message.id === undefined ? null : message.id;
-            replies.push(idKey(id));
-          }
-        } catch (_) { /* not JSON: a stray line, shown as it is */ }
-        say({ type: "stdout-line", number: stdoutLines, text, id, ms: performance.now() - started });
-      }
-      if (from < chunk.length) partial.push(chunk.subarray(from));
-      return chunk.length;
-    } });
-  }
+  // stdout split into lines as written; stdin: the next line only when the server asks for it, and only once the
+  // previous line's reply is out (run-here-lines.js, shared with the Rust worker).
+  const conversation = new Conversation(lines, owed.map((l) => [l.number, l.expects, l.id, l.nullAllowed]),
+    (line) => say({ type: "stdout-line", ...line, ms: performance.now() - started }));
+  const err = [];
+  pyodide.setStdout({ write(buffer) { conversation.write(buffer.slice()); return buffer.length; } });
   pyodide.setStderr({ write(buffer) { err.push(buffer.slice()); return buffer.length; } });
-
-  // stdin: the next line only when the server asks for it, and only once the previous line's reply is out.
-  let next = 0, pending = null, answered = 0, failure = null, linesOutBeforeLast = 0;
+  let pending = null;
   pyodide.setStdin({ read(buffer) {
     if (pending === null || pending.length === 0) {
-      if (failure !== null || next >= lines.length) return 0;  // end of input: the server should exit
-      if (next > 0) {
-        const line = owed[next - 1];
-        if (line && line.expects) {
-          const want = new Set([idKey(line.id)]);
-          if (line.nullAllowed) want.add(idKey(null));
-          const seen = replies.slice(answered);
-          if (!seen.some(k => want.has(k))) {
-            // In the tool's words (tools/runex/run/stdio.py), for a server that asks for line N+1 before it
-            // answers line N: the tool would wait for the reply and time out; here the server's read says it now.
-            const shown = line.id === null ? "None" : typeof line.id === "string" ? `'${line.id}'` : String(line.id);
-            failure = seen.length
-              ? `no reply with id ${shown} to transcript line ${line.number}; the server answered with id(s) ` +
-                `${seen.map(k => k.slice(k.indexOf(":") + 1)).join(", ")} instead`
-              : `hang: no reply to transcript line ${line.number} (id ${shown}) before the server read its next ` +
-                `line; does the server flush stdout after each line?`;
-            return 0;
-          }
-          answered = replies.length;
-        }
-      }
-      pending = concat([lines[next], new Uint8Array([10])]);
-      next += 1;
-      if (next === lines.length) linesOutBeforeLast = stdoutLines;
-      say({ type: "fed", line: next });
+      pending = conversation.nextLine();
+      if (pending === null) return 0;  // end of input: the server should exit
+      say({ type: "fed", line: conversation.next });
     }
     const n = Math.min(buffer.length, pending.length);
     buffer.set(pending.subarray(0, n));
@@ -213,27 +148,16 @@ def _run_as_main(folder):
 _run_as_main(_run_dir)
 `);
   pyodide.globals.delete("_run_dir");
-  const stdout = concat(out);
-  if (partial.length) say({ type: "stdout-line", number: stdoutLines + 1, text: decoder.decode(concat(partial)),
-                                     unterminated: true, ms: performance.now() - started });
+  const stdout = conversation.finish();
+  const failure = conversation.failure;
   const problems = wireProblems(path, rel, stdout);
   let compare = null;
   if (extra == null) {
     const key = pyodide.FS.readFile(`${dir}/answer_key.jsonl`);
     compare = compareBytes(stdout, key);
   }
-  return { stdout, stderr: concat(err), status, failure, problems, compare, baseLines: baseLines.length, baseLinesOut: linesOutBeforeLast,
+  return { stdout, stderr: concat(err), status, failure, problems, compare, baseLines: baseLines.length, baseLinesOut: conversation.linesOutBeforeLast,
            lines: lines.length, ms: performance.now() - started };
-}
-
-// Byte for byte; on a difference, the first line that differs (1-based) and both sides of it.
-function compareBytes(got, want) {
-  if (got.length === want.length && got.every((b, i) => b === want[i])) return { equal: true };
-  const a = splitLines(got), b = splitLines(want);
-  let i = 0;
-  while (i < a.length && i < b.length && a[i].length === b[i].length && a[i].every((x, j) => x === b[i][j])) i++;
-  return { equal: false, line: i + 1, got: i < a.length ? decoder.decode(a[i]) : null,
-           want: i < b.length ? decoder.decode(b[i]) : null };
 }
 
 let queue = Promise.resolve();  // one run at a time: Pyodide has one stdin

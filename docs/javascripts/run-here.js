@@ -1,37 +1,59 @@
-// "Run it here": a button above every conversation view whose example has a stdlib-only Python twin (the view
-// carries data-example and data-python; tools/runex/paste/run_here.py decides). Nothing loads until it is pressed: then a
-// worker (run-here-worker.js) starts Pyodide from this site's own copy and runs the twin on the transcript.
-// Without JavaScript, or with the button never pressed, the page is exactly the pasted view.
+// "Run it here": a button above every conversation view whose example the reader's browser can run (the view carries
+// data-example, and data-rust and/or data-python; tools/runex/paste/run_here.py decides, and data-not-here says why a
+// language cannot). Nothing loads until it is pressed: then a worker runs the chosen server on the transcript, the
+// Rust implementation built for wasm32-wasip1 (run-here-wasm-worker.js) or the Python twin in Pyodide
+// (run-here-worker.js), or both side by side. Without JavaScript, or with the button never pressed, the page is
+// exactly the pasted view.
 (function () {
   "use strict";
   const script = document.currentScript;
   const base = new URL("./", script ? script.src : location.href);  // .../javascripts/
-  let worker = null, jobs = 0;
-  const waiting = new Map();  // job -> {onEvent, resolve}
+  // A server's run, from its start (once loaded) to its exit; a server that loops is stopped then. The examples
+  // answer a whole transcript in milliseconds, so this only ever catches a server that never exits.
+  const TIME_LIMIT_MS = 10000;
+  const RUNTIMES = {
+    rust: { worker: "run-here-wasm-worker.js", label: "Rust", loading: "Loading the Rust server (WebAssembly)…",
+            running: "The Rust server is running…" },
+    python: { worker: "run-here-worker.js", label: "Python", loading: "Starting Python in your browser…",
+              running: "Python is running the twin…" },
+  };
 
-  function getWorker() {
-    if (worker) return worker;
-    worker = new Worker(new URL("run-here-worker.js", base), { type: "module" });
-    worker.onmessage = (event) => {
-      const message = event.data, entry = waiting.get(message.job);
-      if (!entry) return;
-      if (message.type === "done" || message.type === "error") { waiting.delete(message.job); entry.resolve(message); }
-      else entry.onEvent(message);
-    };
-    worker.onerror = (event) => {
-      for (const [job, entry] of waiting) entry.resolve({ type: "error", job, message: event.message || "the worker failed to start" });
+  // One worker per language, made on first use; a run past the time limit terminates it (the next run makes anew).
+  function runner(kind) {
+    let worker = null, jobs = 0;
+    const waiting = new Map();  // job -> {onEvent, resolve, timer}
+    function stop(reason) {
+      if (worker) worker.terminate();
+      worker = null;
+      for (const [job, entry] of waiting) { clearTimeout(entry.timer); entry.resolve({ type: reason.type, job, message: reason.message }); }
       waiting.clear();
-    };
-    return worker;
-  }
-
-  function run(example, extra, onEvent) {
-    const job = ++jobs;
-    return new Promise((resolve) => {
-      waiting.set(job, { onEvent, resolve });
-      getWorker().postMessage({ type: "run", job, example, extra });
+    }
+    function get() {
+      if (worker) return worker;
+      worker = new Worker(new URL(RUNTIMES[kind].worker, base), { type: "module" });
+      worker.onmessage = (event) => {
+        const message = event.data, entry = waiting.get(message.job);
+        if (!entry) return;
+        if (message.type === "started") {
+          entry.timer = setTimeout(() => stop({ type: "timeout",
+            message: `the ${RUNTIMES[kind].label} server did not exit within ${TIME_LIMIT_MS / 1000} s of its start ` +
+                     `and was stopped (its worker terminated); a server must exit when its stdin ends` }), TIME_LIMIT_MS);
+        }
+        if (message.type === "done" || message.type === "error") {
+          clearTimeout(entry.timer); waiting.delete(message.job); entry.resolve(message);
+        } else entry.onEvent(message);
+      };
+      worker.onerror = (event) => stop({ type: "error", message: event.message || "the worker failed to start" });
+      return worker;
+    }
+    return (example, extra, onEvent) => new Promise((resolve) => {
+      const job = ++jobs;
+      const w = get();
+      waiting.set(job, { onEvent, resolve, timer: null });
+      w.postMessage({ type: "run", job, example, extra });
     });
   }
+  const runners = { rust: runner("rust"), python: runner("python") };
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -53,126 +75,207 @@
     return JSON.stringify({ ...chosen, id: (ids.length ? Math.max(...ids) : 0) + 1 });
   }
 
+  function note(view) {
+    const { rust, python } = view.dataset;
+    const servers = [rust && "the Rust server (WebAssembly, built by CI)", python && "the Python twin (Pyodide, 13 MB)"];
+    return `Runs ${servers.filter(Boolean).join(" or ")}${rust && python ? ", or both side by side," : ""} in your ` +
+      `browser, fed the transcript one message at a time as the tool does; nothing loads before you press. ` +
+      (rust && python ? "CI holds both to the same answer key." : "CI holds it to this answer key.");
+  }
+
+  function chooser(view, box) {
+    const kinds = ["rust", "python"].filter((k) => view.dataset[k]);
+    if (kinds.length === 2) kinds.push("both");
+    const field = el("fieldset", "run-choice");
+    field.append(el("legend", null, "Server"));
+    for (const kind of kinds) {
+      const label = el("label"), input = el("input");
+      Object.assign(input, { type: "radio", name: `run-choice-${box.dataset.example}`, value: kind, checked: kind === kinds[0] });
+      label.append(input, " " + (kind === "both" ? "Both" : RUNTIMES[kind].label));
+      field.append(label);
+    }
+    if (kinds.length === 1) field.hidden = true;
+    return field;
+  }
+
+  const chosen = (box) => {
+    const kind = box.querySelector(".run-choice input:checked").value;
+    return kind === "both" ? ["rust", "python"] : [kind];
+  };
+
   function setUp(view) {
-    const example = view.dataset.example, python = view.dataset.python;
-    const key = `examples/${example}/answer_key.jsonl`;
+    const example = view.dataset.example;
+    const runs = view.dataset.rust || view.dataset.python;
+    // An example that runs in no language here says why once per page, however many parts of its view the page shows.
+    if (!runs && document.querySelector(`.run-here[data-example="${CSS.escape(example)}"]`)) return;
     const box = el("div", "run-here");
     box.dataset.example = example;
+    view.before(box);
+    if (view.dataset.notHere) box.append(el("p", "run-here-why", `Not in your browser: ${view.dataset.notHere}`));
+    if (!runs) return;
     const button = el("button", "md-button run-here-button", "Run it here");
     button.type = "button";
-    const note = el("p", "run-here-note",
-      `Runs the Python twin, ${python}, in your browser (Pyodide, 13 MB from this site, loaded only when pressed), ` +
-      `and feeds it the transcript one message at a time, as the tool does. The Rust server is the one CI compiled; CI holds ` +
-      `both to the same answer key.`);
-    const head = el("div", "run-here-head");  // button and note on one line: the view moves down by little
-    head.append(button, note);
-    box.append(head);
-    view.before(box);
+    const head = el("div", "run-here-head");  // button, choice and note on one line: the view moves down by little
+    head.append(button, chooser(view, box), el("p", "run-here-note", note(view)));
+    box.prepend(head);
 
     button.addEventListener("click", async () => {
       button.disabled = true;
       const pressed = performance.now();
-      delete box.dataset.firstReplyMs;
-      delete box.dataset.state;
+      for (const key of ["firstReplyMs", "state"]) delete box.dataset[key];
+      const kinds = chosen(box);
       const output = el("div", "run-output");  // a run again replaces the last run's output
+      output.dataset.lanes = String(kinds.length);
       const previous = box.querySelector(".run-output");
       if (previous) previous.replaceWith(output); else head.after(output);
-      const status = el("p", "run-status", "Starting Python in your browser…");
-      const outLabel = el("p", "run-label", "stdout (the wire)");
-      const stdout = el("pre", "run-stdout");
-      const errLabel = el("p", "run-label", "stderr (the log)");
-      const stderr = el("pre", "run-stderr");
-      const verdict = el("p", "run-verdict");
-      output.append(status, outLabel, stdout, errLabel, stderr, verdict);
       for (const old of view.querySelectorAll(".run-mark")) old.remove();
       let transcript = [];
-      const result = await run(example, null, (message) => {
-        if (message.type === "started") { transcript = message.transcript; status.textContent = "Python is running the twin…"; }
-        if (message.type === "stdout-line") {
-          stdout.textContent += message.text + (message.unterminated ? "" : "\n");
-          if (!box.dataset.firstReplyMs) box.dataset.firstReplyMs = String(Math.round(performance.now() - pressed));
-          markExchange(view, message);
-        }
-      });
-      if (result.type === "error") {
-        status.textContent = `Python could not run here: ${result.message}`;
-        box.dataset.state = "error";
-        button.disabled = false;
-        return;
-      }
-      stderr.textContent = decoder.decode(result.stderr);
-      status.textContent = `Done: the server exited with status ${result.status} after ${result.lines} lines` +
-        (result.failure ? `; ${result.failure}` : "") + ` (${(result.ms / 1000).toFixed(1)} s).`;
-      stdout.dataset.bytes = String(result.stdout.length);
-      if (result.compare.equal) {
-        verdict.textContent = `The browser's stdout equals ${key} byte for byte.`;
-        verdict.dataset.equal = "true";
-      } else {
-        const c = result.compare;
-        verdict.textContent = `The browser's stdout differs from ${key} at line ${c.line}: the answer key has ` +
-          `${c.want === null ? "no line" : JSON.stringify(c.want)}, the browser wrote ${c.got === null ? "no line" : JSON.stringify(c.got)}.`;
-        verdict.dataset.equal = "false";
-      }
-      // Keep the exact bytes for anyone who wants to compare them (the browser tests do).
-      box.runHereStdout = result.stdout;
-      box.dataset.state = "done";
+      const results = await Promise.all(kinds.map((kind) => runLane(view, box, output, kind, pressed, (lines) => { transcript = lines; })));
+      const states = results.map((r) => r.type === "done" ? "done" : r.type === "timeout" ? "stopped" : "error");
+      box.dataset.state = states.find((s) => s !== "done") || "done";
+      if (kinds.length === 1 && results[0].type === "done") box.runHereStdout = results[0].stdout;
       button.disabled = false;
       button.textContent = "Run it again";
-      if (!box.querySelector(".run-edit")) box.append(editor(example, transcript));
+      if (box.dataset.state === "done" && !box.querySelector(".run-edit")) box.append(editor(example, transcript, box));
     });
   }
 
-  // Mark the exchange a reply belongs to, as it arrives, with whether it equals the checked-in reply line.
-  function markExchange(view, message) {
+  // One language's run of the transcript, in its own lane of the output.
+  async function runLane(view, box, output, kind, pressed, onTranscript) {
+    const key = `examples/${box.dataset.example}/answer_key.jsonl`;
+    const lane = el("div", "run-lane");
+    lane.dataset.runtime = kind;
+    const status = el("p", "run-status", RUNTIMES[kind].loading);
+    const stdout = el("pre", "run-stdout"), stderr = el("pre", "run-stderr"), verdict = el("p", "run-verdict");
+    lane.append(el("p", "run-lane-title", `${RUNTIMES[kind].label}: ${view.dataset[kind]}`), status,
+                el("p", "run-label", "stdout (the wire)"), stdout, el("p", "run-label", "stderr (the log)"), stderr, verdict);
+    output.append(lane);
+    const result = await runners[kind](box.dataset.example, null, (message) => {
+      if (message.type === "started") { onTranscript(message.transcript); status.textContent = RUNTIMES[kind].running; }
+      if (message.type === "stdout-line") {
+        stdout.textContent += message.text + (message.unterminated ? "" : "\n");
+        const ms = String(Math.round(performance.now() - pressed));
+        if (!lane.dataset.firstReplyMs) lane.dataset.firstReplyMs = ms;
+        if (!box.dataset.firstReplyMs) box.dataset.firstReplyMs = ms;
+        markExchange(view, message, kind);
+      }
+    });
+    lane.dataset.state = result.type;
+    if (result.type !== "done") {
+      status.textContent = result.type === "timeout" ? `Stopped: ${result.message}.`
+        : `${RUNTIMES[kind].label} could not run here: ${result.message}`;
+      return result;
+    }
+    stderr.textContent = decoder.decode(result.stderr);
+    status.textContent = `Done: the server exited with status ${result.status ?? "(none)"} after ${result.lines} lines` +
+      (result.failure ? `; ${result.failure}` : "") + ` (${(result.ms / 1000).toFixed(1)} s).`;
+    stdout.dataset.bytes = String(result.stdout.length);
+    const c = result.compare;
+    verdict.dataset.equal = String(c.equal);
+    verdict.textContent = c.equal ? `The browser's stdout equals ${key} byte for byte.`
+      : `The browser's stdout differs from ${key} at line ${c.line}: the answer key has ` +
+        `${c.want === null ? "no line" : JSON.stringify(c.want)}, the browser wrote ${c.got === null ? "no line" : JSON.stringify(c.got)}.`;
+    lane.runHereStdout = result.stdout;  // the exact bytes, for anyone who wants to compare them (the browser tests do)
+    return result;
+  }
+
+  // Mark the exchange a reply belongs to, as it arrives, with whether it equals the checked-in reply line: the first
+  // exchange not marked yet whose pasted reply is this very line, else the first with the reply's id (a line the
+  // server answers with a null id, such as one it cannot parse, is paired by the view in order, not by id).
+  function markExchange(view, message, kind) {
     if (message.id === undefined) return;
-    const exchange = view.querySelector(`.exchange[data-id="${CSS.escape(JSON.stringify(message.id))}"]`);
-    if (!exchange || exchange.querySelector(".run-mark")) return;
-    const raw = exchange.querySelector('.exchange-reply details.raw-line pre code');
-    const same = raw && raw.textContent.replace(/\n$/, "") === message.text;
-    const mark = el("p", "run-mark", same ? "The browser's reply: the same line." : "The browser's reply differs: " + message.text);
+    const raw = (e) => { const code = e.querySelector(".exchange-reply details.raw-line pre code"); return code && code.textContent.replace(/\n$/, ""); };
+    const open = [...view.querySelectorAll(".exchange[data-id]")].filter((e) => !e.querySelector(`.run-mark[data-runtime="${kind}"]`));
+    const same = open.find((e) => raw(e) === message.text);
+    const exchange = same || open.find((e) => e.dataset.id === JSON.stringify(message.id));
+    if (!exchange) return;
+    const who = RUNTIMES[kind].label;
+    const mark = el("p", "run-mark", same ? `${who} in your browser: the same reply line.`
+      : `${who} in your browser replied differently: ${message.text}`);
     mark.dataset.same = String(Boolean(same));
+    mark.dataset.runtime = kind;
     exchange.append(mark);
   }
 
-  // The reader's own line, sent to the server after the transcript. The protocol is stateless, but a twin may
-  // keep state in memory (state-handles does), so "the running server" is reproduced faithfully by running the twin
-  // again on the whole transcript followed by the new line; the reply is what it writes after the transcript's
-  // replies, and the wire problems are what the tool's own check (tools/runex, run here) reports for that line.
-  function editor(example, transcript) {
+  // The reader's own line, sent after the transcript to the server chosen above (or both). A server may keep state in
+  // memory (state-handles does), so "the running server" is reproduced by running it again on the whole transcript
+  // followed by the new line; the reply is what it writes after the transcript's replies.
+  function editor(example, transcript, runBox) {
     const box = el("div", "run-edit");
-    box.append(el("p", "run-label", "Send a line of your own after the transcript (edit it, or write a new one):"));
+    box.append(el("p", "run-label", "Send a line of your own after the transcript, to the server chosen above (edit it, or write a new one):"));
     const field = el("textarea", "run-line");
-    field.rows = 3;
-    field.spellcheck = false;
-    field.value = prefill(transcript);
+    Object.assign(field, { rows: 3, spellcheck: false, value: prefill(transcript) });
     const send = el("button", "md-button run-send", "Send");
     send.type = "button";
-    const reply = el("pre", "run-reply");
-    const problems = el("ul", "run-problems");
-    const said = el("p", "run-edit-status");
-    box.append(field, send, said, reply, problems);
+    const replies = el("div", "run-replies"), summary = el("p", "run-diff-summary");
+    box.append(field, send, replies, summary);
     send.addEventListener("click", async () => {
       send.disabled = true;
       box.dataset.state = "running";
-      said.textContent = "Running…";
-      reply.textContent = "";
-      problems.replaceChildren();
-      const result = await run(example, field.value, () => {});
+      const kinds = chosen(runBox);
+      replies.replaceChildren();
+      replies.dataset.lanes = String(kinds.length);
+      summary.textContent = "";
+      delete summary.dataset.same;
+      const lanes = kinds.map((kind) => replyLane(kind));
+      replies.append(...lanes.map((l) => l.node));
+      const results = await Promise.all(kinds.map((kind, i) => runners[kind](example, field.value, () => {})
+        .then((result) => showReply(lanes[i], kind, result, kinds.length))));
       send.disabled = false;
-      if (result.type === "error") { said.textContent = `Python could not run here: ${result.message}`; box.dataset.state = "error"; return; }
-      const text = decoder.decode(result.stdout).split("\n");
-      const ownLine = result.lines;  // the reader's line is the transcript's last
-      // What the server wrote after the transcript's own replies: the stdout lines past those of a plain run.
-      const mine = text.slice(result.baseLinesOut ?? 0).filter((l) => l !== "");
-      reply.textContent = mine.length ? mine.join("\n") : "(no reply on stdout)";
-      const found = result.problems.filter((p) => (p.file !== "stdout" && p.line === ownLine) ||
-                                                  (p.file === "stdout" && p.line > (result.baseLinesOut ?? 0)));
-      for (const p of found) problems.append(el("li", "run-problem", p.text));
-      if (result.failure) problems.append(el("li", "run-problem", result.failure));
-      said.textContent = found.length || result.failure ? "The tool's wire check reports:" : "No wire problem: the tool's check passes this line.";
-      box.dataset.state = "done";
+      box.dataset.state = results.every(Boolean) ? "done" : "error";
+      if (kinds.length === 2 && results.every(Boolean)) markDifferences(lanes, results, summary);
     });
     return box;
+  }
+
+  function replyLane(kind) {
+    const node = el("div", "run-reply-lane");
+    node.dataset.runtime = kind;
+    const said = el("p", "run-edit-status", "Running…"), reply = el("pre", "run-reply"), problems = el("ul", "run-problems");
+    node.append(el("p", "run-lane-title", RUNTIMES[kind].label), said, reply, problems);
+    return { node, said, reply, problems };
+  }
+
+  // The lines the server wrote after the transcript's own replies, or null when it did not run.
+  function showReply(lane, kind, result, lanes) {
+    const who = RUNTIMES[kind].label;
+    if (result.type !== "done") {
+      lane.said.textContent = result.type === "timeout" ? `Stopped: ${result.message}.` : `${who} could not run here: ${result.message}`;
+      return null;
+    }
+    const mine = decoder.decode(result.stdout).split("\n").slice(result.baseLinesOut ?? 0).filter((l) => l !== "");
+    lane.reply.textContent = mine.length ? mine.join("\n") : "(no reply on stdout)";
+    const ownLine = result.lines;  // the reader's line is the transcript's last
+    const found = (result.problems || []).filter((p) => (p.file !== "stdout" && p.line === ownLine) ||
+                                                       (p.file === "stdout" && p.line > (result.baseLinesOut ?? 0)));
+    for (const p of found) lane.problems.append(el("li", "run-problem", p.text));
+    if (result.failure) lane.problems.append(el("li", "run-problem", result.failure));
+    lane.said.textContent = result.problems === null
+      ? (result.failure ? "The run reports:" : lanes === 2 ? "The Rust server's reply; the tool's wire check of your line is Python's."
+        : "The Rust server's reply. (The tool's wire check of your line runs with Python: choose Python or Both.)")
+      : found.length || result.failure ? "The tool's wire check reports:" : "No wire problem: the tool's check passes this line.";
+    return mine;
+  }
+
+  // Both servers' replies to the same line: each line that differs is marked from its first differing character.
+  function markDifferences(lanes, [a, b], summary) {
+    let first = null;
+    for (const [lane, mine, other] of [[lanes[0], a, b], [lanes[1], b, a]]) {
+      lane.reply.replaceChildren();
+      mine.forEach((line, i) => {
+        const theirs = other[i] ?? "";
+        let at = 0;
+        while (at < line.length && line[at] === theirs[at]) at++;
+        if (i > 0) lane.reply.append("\n");
+        if (line === theirs) { lane.reply.append(line); return; }
+        if (first === null) first = { line: i + 1, column: at + 1 };
+        lane.reply.append(line.slice(0, at), el("mark", "run-diff", line.slice(at) || " "));
+      });
+    }
+    if (a.length !== b.length && first === null) first = { line: Math.min(a.length, b.length) + 1, column: 1 };
+    summary.dataset.same = String(first === null);
+    summary.textContent = first === null ? "Rust and Python wrote the same reply, byte for byte."
+      : `Rust and Python wrote different replies: the first difference is at line ${first.line}, character ${first.column} (marked).`;
   }
 
   function init() {

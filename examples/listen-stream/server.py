@@ -4,8 +4,11 @@
 # the stream without a word when the client cancels it.
 
 # ANCHOR: tools
+from typing import Annotated
+
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from pydantic import Field
 
 mcp = MCPServer("listen-stream", version="0.1.0")
 
@@ -15,12 +18,13 @@ def shout(text: str) -> str:
     return text.upper()
 
 
-@mcp.tool(title="Grow", description="Adds the tool shout, then tells listening clients that the tool list changed.")
-async def grow(ctx: Context) -> str:
-    mcp.add_tool(shout, title="Shout")
+@mcp.tool(title="Grow", description="Adds a tool that upper-cases text, then tells listening clients that the "
+                                    "tool list changed.")
+async def grow(name: Annotated[str, Field(description="The new tool's name")], ctx: Context) -> str:
+    mcp.add_tool(shout, name=name, title="Shout")
     # A tools list_changed event: the SDK writes it on every open stream that asked for toolsListChanged.
     await ctx.notify_tools_changed()
-    return "added shout"
+    return f"added {name}"
 # ANCHOR_END: tools
 
 

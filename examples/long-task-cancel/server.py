@@ -3,9 +3,12 @@
 # notifications/cancelled the SDK cancels the task running `wait` and writes nothing more for that request.
 
 # ANCHOR: tools
+from typing import Annotated
+
 import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from pydantic import Field
 
 mcp = MCPServer("long-task-cancel", version="0.1.0")
 
@@ -17,9 +20,9 @@ async def wait(ctx: Context) -> str:
     return "never reached"
 
 
-@mcp.tool(title="Hello", description="Answers at once.")
-def hello() -> str:
-    return "hello"
+@mcp.tool(title="Hello", description="Greets someone, at once.")
+def hello(name: Annotated[str, Field(description="Who to greet")]) -> str:
+    return f"hello, {name}"
 # ANCHOR_END: tools
 
 

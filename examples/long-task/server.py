@@ -3,9 +3,12 @@
 # of its own, so a `hello` sent while `count` is still counting is answered first.
 
 # ANCHOR: tools
+from typing import Annotated
+
 import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from pydantic import Field
 
 mcp = MCPServer("long-task", version="0.1.0")
 
@@ -19,9 +22,9 @@ async def count(ctx: Context) -> str:
     return "counted to 3"
 
 
-@mcp.tool(title="Hello", description="Answers at once.")
-def hello() -> str:
-    return "hello"
+@mcp.tool(title="Hello", description="Greets someone, at once.")
+def hello(name: Annotated[str, Field(description="Who to greet")]) -> str:
+    return f"hello, {name}"
 # ANCHOR_END: tools
 
 

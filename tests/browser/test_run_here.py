@@ -8,12 +8,10 @@ Pyodide's files come from `npm ci` (node_modules/pyodide); without them these te
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import pytest
 
-from .checks import new_context
-from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
+from .runkit import conversation_pages, open_page as _open, run, send, stdout_bytes
+from .sitekit import ROOT, skip_module_without_browser
 
 from support.repo import skip_or_fail
 
@@ -23,25 +21,10 @@ from runex.wire import transcript
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
-RUN_TIMEOUT_MS = 180_000  # a cold Pyodide on a loaded 2-core machine; a wait on DOM state, never a sleep
 NPM_FIX = "npm ci   (installs node_modules/pyodide, pinned in package-lock.json)"
 
-
-def _conversation_pages() -> dict[str, str]:
-    """Example name -> the first page (source path) that shows its conversation."""
-    found: dict[str, str] = {}
-    for doc in discover_docs(ROOT):
-        text = (ROOT / doc.src).read_text(encoding="utf-8")
-        for segment in markers.parse(text, doc.src):
-            # A whole view only: a range (NAME/conversation#3-5) is part of one and has no button.
-            if isinstance(segment, markers.Block) and pages.is_conversation(segment.target) \
-                    and "#" not in segment.target:
-                found.setdefault(segment.path.split("/")[0], doc.src)
-    return found
-
-
-RUNS = {run.name: run for run in browser.browser_runs(ROOT)}
-SHOWN = _conversation_pages()
+RUNS = {run.name: run for run in browser.browser_runs(ROOT) if run.python is not None}
+SHOWN = conversation_pages()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,61 +32,6 @@ def pyodide_installed():
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm").is_file():
         reason = f"'Run it here' needs node_modules/pyodide, which is missing; fix: {NPM_FIX}"
         skip_or_fail(reason)
-
-
-class Requests:
-    """Every request the context makes, the worker's included (Chromium reports a dedicated worker's fetches)."""
-
-    def __init__(self, context):
-        self.urls: list[str] = []
-        context.on("request", lambda request: self.urls.append(request.url))
-
-    def outside(self, site) -> list[str]:
-        base = urlsplit(site.base_url)
-        return [u for u in self.urls
-                if urlsplit(u).scheme not in ("data", "blob", "about")
-                and (urlsplit(u).hostname, urlsplit(u).port) != (base.hostname, base.port)]
-
-    def pyodide(self) -> list[str]:
-        return [u for u in self.urls if "/assets/run/" in u or "run-here-worker" in u]
-
-
-def _open(open_context, site, src: str):
-    context = open_context(site)
-    requests = Requests(context)
-    page = context.new_page()
-    page.set_default_timeout(RUN_TIMEOUT_MS)
-    page.goto(site.url(site.doc(src)), wait_until="load")
-    return page, requests
-
-
-def _run(page, name: str) -> str:
-    box = page.locator(f'.run-here[data-example="{name}"]')
-    # A view may sit in a collapsed block (println-trap's does): open it as a reader would.
-    box.evaluate("b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
-    box.locator(".run-here-button").click()
-    page.wait_for_function(
-        "name => ['done', 'error'].includes(document.querySelector(`.run-here[data-example='${name}']`).dataset.state)",
-        arg=name, timeout=RUN_TIMEOUT_MS)
-    return box.get_attribute("data-state")
-
-
-def _stdout_bytes(page, name: str) -> bytes:
-    values = page.evaluate(
-        "name => Array.from(document.querySelector(`.run-here[data-example='${name}']`).runHereStdout)", name)
-    return bytes(values)
-
-
-def _send(page, name: str, line: str):
-    edit = page.locator(f'.run-here[data-example="{name}"] .run-edit')
-    edit.locator("textarea.run-line").fill(line)
-    edit.locator(".run-send").click()
-    page.wait_for_function(
-        "name => document.querySelector(`.run-here[data-example='${name}'] .run-edit`).dataset.state !== 'running'",
-        arg=name, timeout=RUN_TIMEOUT_MS)
-    assert edit.get_attribute("data-state") == "done", edit.inner_text()
-    problems = [t.strip() for t in edit.locator(".run-problem").all_inner_texts()]
-    return edit.locator(".run-reply").inner_text(), problems
 
 
 # ---------------------------------------------------------------- every twin, byte for byte
@@ -115,17 +43,17 @@ def test_the_browser_run_of_every_python_twin_equals_its_answer_key(site, open_c
                     f"no 'Run it here' button; add <!-- example-begin: {name}/conversation --> "
                     f"<!-- example-end --> to a page and run: python tools/run_examples.py", pytrace=False)
     page, requests = _open(open_context, site, SHOWN[name])
-    state = _run(page, name)
+    state = run(page, name, "python")
     box = page.locator(f'.run-here[data-example="{name}"]')
     assert state == "done", box.inner_text()
     key = RUNS[name].answer_key.read_bytes()
-    assert _stdout_bytes(page, name) == key
-    verdict = box.locator(".run-verdict")
+    assert stdout_bytes(page, name, "python") == key
+    verdict = box.locator(".run-lane[data-runtime='python'] .run-verdict")
     assert verdict.inner_text() == f"The browser's stdout equals examples/{name}/answer_key.jsonl byte for byte."
     # The conversation filled in live: every exchange with an id got the browser's reply, equal to the pasted one.
     view = page.locator(f'.conversation[data-example="{name}"]')
     answered = view.locator(".exchange.exchange[data-id]:has(.exchange-reply)")
-    assert view.locator(".run-mark").count() == answered.count() > 0
+    assert view.locator(".run-mark[data-runtime='python']").count() == answered.count() > 0
     assert view.locator('.run-mark[data-same="false"]').count() == 0
     assert requests.outside(site) == []
     assert any(u.endswith("/assets/run/pyodide/pyodide.asm.wasm") for u in requests.urls)  # the worker is seen
@@ -136,7 +64,7 @@ def test_the_browser_run_of_every_python_twin_equals_its_answer_key(site, open_c
 def test_an_edited_request_gets_the_servers_reply_and_a_bad_line_the_tools_own_words(site, open_context):
     name = "first-server"
     page, requests = _open(open_context, site, SHOWN[name])
-    assert _run(page, name) == "done"
+    assert run(page, name, "python") == "done"
     prefilled = page.locator(f'.run-here[data-example="{name}"] textarea.run-line').input_value()
     assert '"method":"tools/call"' in prefilled
 
@@ -145,7 +73,7 @@ def test_an_edited_request_gets_the_servers_reply_and_a_bad_line_the_tools_own_w
             '"io.modelcontextprotocol/clientCapabilities":{}}')
     edited = ('{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{' + meta +
               ',"name":"add","arguments":{"a":40,"b":2}}}')
-    reply, problems = _send(page, name, edited)
+    reply, problems = send(page, name, edited)["python"]
     assert '"id":40' in reply and "40 + 2 = 42" in reply
     assert problems == []
 
@@ -154,14 +82,14 @@ def test_an_edited_request_gets_the_servers_reply_and_a_bad_line_the_tools_own_w
     number = len(RUNS[name].transcript.read_bytes().splitlines()) + 1
     bad = '{"jsonrpc":"2.0","id":41,"method":"tools/list"'
     _, expected = transcript.classify(number, bad.encode(), rel)
-    reply, problems = _send(page, name, bad)
+    reply, problems = send(page, name, bad)["python"]
     assert '"id":null' in reply and "-32700" in reply
     assert problems == [str(p) for p in expected] and "[transcript-not-json]" in problems[0]
 
     # No params._meta: the tool's transcript-meta-missing message, beside the server's own -32602.
     no_meta = '{"jsonrpc":"2.0","id":42,"method":"tools/list","params":{}}'
     _, expected = transcript.classify(number, no_meta.encode(), rel)
-    reply, problems = _send(page, name, no_meta)
+    reply, problems = send(page, name, no_meta)["python"]
     assert '"id":42' in reply and "-32602" in reply
     assert problems == [str(p) for p in expected] and "[transcript-meta-missing]" in problems[0]
 
@@ -175,7 +103,7 @@ def test_a_page_whose_button_is_never_pressed_loads_no_pyodide_and_shows_the_sam
     page, requests = _open(open_context, site, src)
     assert page.locator(".run-here-button").count() >= 1
     assert "CI holds both to the same answer key" in page.locator(".run-here-note").first.inner_text()
-    assert requests.pyodide() == []
+    assert requests.pyodide() == [] and requests.run_assets() == []  # neither Pyodide nor a Rust module nor a worker
     assert requests.outside(site) == []
     with_js = page.locator(".conversation").first.inner_text()
 
@@ -189,9 +117,17 @@ def test_a_page_whose_button_is_never_pressed_loads_no_pyodide_and_shows_the_sam
         context.close()
 
 
-def test_only_examples_with_a_stdlib_python_twin_get_the_button(site, open_context):
+def test_each_view_offers_the_languages_its_example_runs_in_and_says_why_not_for_the_others(site, open_context):
+    every = {r.name: r for r in browser.browser_runs(ROOT)}
     for name, src in SHOWN.items():
         page, _ = _open(open_context, site, src)
-        buttons = page.locator(f'.run-here[data-example="{name}"] .run-here-button').count()
-        assert buttons == (1 if name in RUNS else 0), (name, src)
+        here = page.locator(f'.run-here[data-example="{name}"]')
+        run_ = every.get(name)
+        assert here.locator(".run-here-button").count() == (1 if run_ else 0), (name, src)
+        offered = here.locator(".run-choice input").evaluate_all("inputs => inputs.map(i => i.value)") if run_ else []
+        wanted = [k for k in ("rust", "python") if run_ and getattr(run_, k) is not None]
+        assert offered == wanted + (["both"] if len(wanted) == 2 else []), (name, offered)
+        config = browser.model.load_config(ROOT / "examples" / name / "example.toml", "example.toml")
+        for _, reason in config.not_in_browser:  # a declared reason stands where the button would be
+            assert reason in here.locator(".run-here-why").inner_text(), (name, reason)
         page.close()

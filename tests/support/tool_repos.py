@@ -147,6 +147,8 @@ HTTP_TWIN = textwrap.dedent('''\
             global REQUEST_HEADERS
             REQUEST_HEADERS = self.headers  # for a BROKEN that looks at them
             msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if BEFORE(self, msg):
+                return  # BEFORE answered the request itself
             status, body = (200, json.dumps(reply(msg), separators=(",", ":"))) if "id" in msg else (202, "")
             status, body = BROKEN(msg, status, body)
             self.send_response(status)
@@ -172,6 +174,7 @@ HTTP_TWIN = textwrap.dedent('''\
 
     BROKEN = lambda msg, status, body: (status, body)
     GETS = {}  # path -> function(request headers) -> (status, response headers, body)
+    BEFORE = lambda handler, msg: False  # True: it answered the request itself
     ''')
 
 SERVE = textwrap.dedent('''\

@@ -368,7 +368,7 @@ def _conversation_of(root, name: str) -> str:
     return "".join(pages.conversation_body(root, block, "docs/page.md", {}))
 
 
-def test_the_view_carries_data_example_exactly_when_the_python_twin_runs_in_a_browser():
+def test_the_view_carries_the_languages_the_browser_runs_and_the_reasons_for_the_others():
     from runex.examples import model
     from runex.paste import run_here as browser
 
@@ -376,18 +376,28 @@ def test_the_view_carries_data_example_exactly_when_the_python_twin_runs_in_a_br
     assert not errors
     for example in examples:
         twin = next((i.entry for i in example.implementations if i.name == "python"), None)
-        runnable = twin is not None and browser.stdlib_only(twin)
+        rust = next((i for i in example.implementations if i.name in ("rust", "cargo")), None)
+        declared = dict(example.config.not_in_browser)
+        attrs = {"example": example.name}
+        reasons = [f"Rust: {declared[rust.name]}"] if rust is not None and rust.name in declared else []
+        if twin is not None and browser.stdlib_only(twin):
+            attrs["python"] = twin.relative_to(ROOT).as_posix()
+        elif twin is not None:
+            reasons.append("Python: server.py imports packages from outside the standard library, and the browser "
+                           "runs it with the standard library only")
+        if rust is not None and rust.name not in declared:
+            main = rust.entry if rust.name == "rust" else rust.source_dir / "src" / "main.rs"
+            attrs["rust"] = main.relative_to(ROOT).as_posix()
+        if reasons:
+            attrs["not-here"] = " ".join(reasons)
         opening = _conversation_of(ROOT, example.name).split("\n", 2)[1]
-        if runnable:
-            rel = twin.relative_to(ROOT).as_posix()
-            assert opening == (f'<div class="conversation" data-example="{example.name}" data-python="{rel}" '
-                               f'markdown>'), example.name
-        else:
-            assert opening == '<div class="conversation" markdown>', example.name
-    runnable = {r.name for r in browser.browser_runs(ROOT)}
-    # The checked-in examples: the SDK twin imports mcp, the cargo examples and the Rust-only toy have no twin.
-    assert "python-sdk" not in runnable and "rmcp-server" not in runnable and "toy-scanner-hard" not in runnable
-    assert {"first-server", "state-handles", "println-trap"} <= runnable
+        shown = "".join(f' data-{k}="{html.escape(v, quote=True)}"' for k, v in attrs.items())
+        assert opening == f'<div class="conversation"{shown} markdown>', example.name
+    runnable = {r.name: r for r in browser.browser_runs(ROOT)}
+    # The checked-in examples: the SDK twin imports mcp, rmcp's stdio transport does not build for wasm32-wasip1.
+    assert "python-sdk" not in runnable and "rmcp-server" not in runnable
+    assert runnable["toy-scanner-hard"].python is None and runnable["toy-scanner-hard"].rust is not None
+    assert {"first-server", "state-handles", "println-trap"} <= {n for n, r in runnable.items() if r.python}
 
 
 def test_a_range_of_a_conversation_gets_no_button():

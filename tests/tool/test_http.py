@@ -289,3 +289,91 @@ def test_a_401_without_a_challenge_breaks_its_rule(tmp_path):
         ''', toml=toml)
     assert proc.returncode == 3, proc.out
     assert "transcript.jsonl:1: [http-401-without-challenge]" in proc.out
+
+
+def test_http_with_lines_that_do_not_wait_is_refused_at_its_key(tmp_path):
+    toml = 'timeout = 5\nhttp = true\n\n[[send]]\nline = 3\nno_wait = true\n'
+    _, proc = _broken(tmp_path, "", toml=toml)
+    assert proc.returncode != 0
+    assert "examples/srv/example.toml:2" in proc.out and "not supported yet" in proc.out
+
+
+def _sse_exchange(request: dict, *messages: dict) -> wire_http.Exchange:
+    from runex.wire.transcript import classify
+
+    line, _ = classify(1, json.dumps(request).encode(), "t")
+    body = "".join(f"event: message\ndata: {json.dumps(m)}\n\n" for m in messages).encode()
+    exchange = wire_http.Exchange(line, "POST", [], [], 200, [("content-type", "text/event-stream")], body)
+    wire_http.read_body(exchange)
+    return exchange
+
+
+def test_progress_with_the_request_token_may_precede_the_reply_on_its_stream():
+    request = json.loads(req(1, "tools/call", name="count", arguments={}))
+    request["params"]["_meta"]["progressToken"] = "t1"
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t1", "progress": 1}}
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}
+    assert wire_http.check([_sse_exchange(request, progress, reply)], "t") == []
+    other = dict(progress, params={"progressToken": "t2", "progress": 1})
+    changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}}
+    found = wire_http.check([_sse_exchange(request, other, changed, reply)], "t")
+    assert [p.rule for p in found] == ["http-unrelated-notification"] * 2
+
+
+def test_a_stream_whose_last_event_is_not_the_response_breaks_the_end_rule():
+    request = json.loads(req(1, "tools/call", name="count", arguments={}))
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}
+    log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "late"}}
+    assert [p.rule for p in wire_http.check([_sse_exchange(request, reply, log)], "t")] == ["http-stream-end"]
+
+
+def test_a_server_listening_on_every_interface_is_named(tmp_path):
+    _, proc = _broken(tmp_path, "", serve=SERVE.replace("HTTPServer((host, int(port))", 'HTTPServer(("0.0.0.0", int(port))'))
+    assert proc.returncode == 3, proc.out
+    assert "listens on every interface" in proc.out and "examples/srv/server.py" in proc.out
+
+
+def test_a_flooding_response_is_cut_at_max_output_bytes(tmp_path):
+    _, proc = _broken(tmp_path, '''
+        BROKEN = lambda msg, status, body: (status, body + " " * 3000) if "id" in msg else (status, body)
+        ''', toml="http = true\nmax_output_bytes = 2000\n")
+    assert proc.returncode == 3, proc.out
+    assert "flood: the response to request 1 is over 2000 bytes" in proc.out
+
+
+def test_a_stream_that_never_ends_is_a_hang_within_the_timeout(tmp_path):
+    root, proc = _broken(tmp_path, '''
+        import time
+
+        def BEFORE(handler, msg):
+            if msg.get("id") != 2:
+                return False
+            handler.send_response(200)
+            handler.send_header("Content-Type", "text/event-stream")
+            handler.end_headers()
+            handler.wfile.write(b": still working\\n\\n")
+            handler.wfile.flush()
+            time.sleep(3600)
+        ''', toml="timeout = 2\nhttp = true\n")
+    assert proc.returncode == 3, proc.out
+    assert "no response within 2 s to request 3" in proc.out, proc.out
+
+
+def test_a_reply_with_another_content_type_breaks_its_rule(tmp_path):
+    plain = HTTP_TWIN.replace('self.send_header("Content-Type", "application/json")', 'self.send_header("Content-Type", "text/plain")')
+    assert plain != HTTP_TWIN
+    root = make_repo(tmp_path, {"srv": {"server.py": plain + SERVE, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": "http = true\n"}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "transcript.jsonl:1: [http-content-type]" in proc.out
+
+
+def test_list_json_gives_the_http_form_of_an_http_example(tmp_path):
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"},
+                                "plain": {"server.py": HTTP_TWIN + SERVE}})
+    listing = json.loads(invoke(root, "--list", "--json").out)
+    impls = {e["name"]: e["implementations"][0] for e in listing["examples"]}
+    assert impls["srv"]["http"]["url"] == "http://127.0.0.1:8000/mcp"
+    assert impls["srv"]["http"]["serve_command"][-2:] == ["--http", "127.0.0.1:8000"]
+    assert "http" not in impls["plain"]

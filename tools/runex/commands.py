@@ -65,6 +65,8 @@ def _implementation_entry(root: Path, example: model.Example, impl: model.Implem
     entry = {"name": impl.name.value, "entry": str(impl.entry.relative_to(root)),
              "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
              "serve_command": serve_cmd}
+    if example.serves_http(impl.name):  # the same server over Streamable HTTP, for a client that wants a URL
+        entry["http"] = {"serve_command": serve_cmd + ["--http", HTTP_DEFAULT], "url": f"http://{HTTP_DEFAULT}/mcp"}
     if sandbox is not None:
         try:
             entry["command"] = build.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
@@ -99,6 +101,7 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http:
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+HTTP_DEFAULT = "127.0.0.1:8000"  # what --list --json suggests; any free local port works
 
 
 def _check_local(address: str) -> None:

@@ -4,10 +4,22 @@
 
 // ANCHOR: tools
 use rmcp::{
+    handler::server::wrapper::Parameters,
     model::ProgressNotificationParam,
+    schemars::JsonSchema,
+    serde::Deserialize,
     service::{RequestContext, ServerInitializeError},
     tool, tool_router, RoleServer, ServiceExt,
 };
+
+/// The arguments of `hello`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "rmcp::serde", deny_unknown_fields)]
+#[schemars(crate = "rmcp::schemars")]
+struct HelloArgs {
+    /// Who to greet
+    name: String,
+}
 
 #[derive(Clone)]
 struct Tools;
@@ -19,15 +31,20 @@ impl Tools {
         // Progress only when the request carried params._meta.progressToken.
         if let Some(token) = context.meta.get_progress_token() {
             let started = ProgressNotificationParam::new(token, 0.0).with_message("waiting until cancelled");
-            context.peer.notify_progress(started).await.map_err(|e| e.to_string())?;
+            // notify_progress returns once rmcp's loop has seen the write done; a cancel may come first (the client
+            // reads the line sooner), and awaiting only the send would then not notice it: watch both.
+            tokio::select! {
+                _ = context.ct.cancelled() => return Err("cancelled".to_string()),
+                sent = context.peer.notify_progress(started) => sent.map_err(|e| e.to_string())?,
+            }
         }
         context.ct.cancelled().await; // only a cancel ends it: no race on milliseconds
         Err("cancelled".to_string()) // never written: rmcp sends nothing more for a cancelled request
     }
 
-    #[tool(title = "Hello", description = "Answers at once.")]
-    fn hello(&self) -> String {
-        "hello".to_string()
+    #[tool(title = "Hello", description = "Greets someone, at once.")]
+    fn hello(&self, Parameters(HelloArgs { name }): Parameters<HelloArgs>) -> String {
+        format!("hello, {name}")
     }
 }
 // ANCHOR_END: tools

@@ -6,10 +6,22 @@
 use std::time::Duration;
 
 use rmcp::{
+    handler::server::wrapper::Parameters,
     model::ProgressNotificationParam,
+    schemars::JsonSchema,
+    serde::Deserialize,
     service::{RequestContext, ServerInitializeError},
     tool, tool_router, RoleServer, ServiceExt,
 };
+
+/// The arguments of `hello`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "rmcp::serde", deny_unknown_fields)]
+#[schemars(crate = "rmcp::schemars")]
+struct HelloArgs {
+    /// Who to greet
+    name: String,
+}
 
 #[derive(Clone)]
 struct Tools;
@@ -31,9 +43,9 @@ impl Tools {
         Ok("counted to 3".to_string())
     }
 
-    #[tool(title = "Hello", description = "Answers at once.")]
-    fn hello(&self) -> String {
-        "hello".to_string()
+    #[tool(title = "Hello", description = "Greets someone, at once.")]
+    fn hello(&self, Parameters(HelloArgs { name }): Parameters<HelloArgs>) -> String {
+        format!("hello, {name}")
     }
 }
 // ANCHOR_END: tools

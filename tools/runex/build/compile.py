@@ -322,21 +322,23 @@ def _cargo_home() -> Path:
     return Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
 
 
-def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox) -> None:
+def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox,
+           extra: tuple[str, ...] = ()) -> None:
+    """`extra`: more arguments for `cargo build` (build/wasm.py's `--target wasm32-wasip1`)."""
     workspace = workspace_of(impl)
     if workspace is None:
-        _cargo_build(root, impl, None, cache.cargo_targets / impl.source_dir.name, folder, sandbox)
+        _cargo_build(root, impl, None, cache.cargo_targets / impl.source_dir.name, folder, sandbox, extra)
         return
     with _workspace_build:
-        _cargo_build(root, impl, workspace, cache.cargo_targets / "workspace", folder, sandbox)
+        _cargo_build(root, impl, workspace, cache.cargo_targets / "workspace", folder, sandbox, extra)
 
 
 def _cargo_build(root: Path, impl: Implementation, workspace: Path | None, target: Path, folder: Path,
-                 sandbox: sandboxing.Sandbox) -> None:
+                 sandbox: sandboxing.Sandbox, extra: tuple[str, ...] = ()) -> None:
     """`cargo build` of one package: a standalone project sees its own folder, a workspace member all of examples/
     (cargo reads every member's manifest and the one Cargo.lock), read-only either way."""
     manifest = impl.entry.relative_to(root)
-    recipe = cargo_recipe(False)[:2] + ["--frozen", "--offline"] + cargo_recipe(False)[2:]
+    recipe = cargo_recipe(False)[:2] + ["--frozen", "--offline", *extra] + cargo_recipe(False)[2:]
     if not sandbox.enabled:
         env = dict(os.environ, CARGO_TARGET_DIR=str(target))
         proc = subprocess.run(recipe + ["--manifest-path", str(manifest)], cwd=root, env=env, capture_output=True,

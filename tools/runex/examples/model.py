@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..wire.accounting import Send
 from ..wire.rules import RULES, ExpectedViolation
+from . import http_config
 
 TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
@@ -49,20 +50,11 @@ class Config:
     stderr_lane: str | None = None  # an implementation whose stderr is part of the lesson (stderr.txt, checked)
     sends: tuple[Send, ...] = ()  # [[send]]: lines written without waiting for every reply (examples/sends.py)
     http: bool | tuple[str, ...] = False  # implementations that also serve Streamable HTTP (true: every one)
-    http_overrides: tuple[HttpOverride, ...] = ()
+    http_overrides: tuple[http_config.HttpOverride, ...] = ()
     http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
     http_get: tuple[str, ...] = ()  # paths also fetched with GET over HTTP (a metadata document), recorded
-
-
-@dataclass(frozen=True)
-class HttpOverride:
-    """[[http_override]]: over HTTP, transcript line `line` is sent with headers set (or added) and headers left
-    out, on purpose, for `reason`; its response is recorded in the http file instead of the answer key."""
-
-    line: int
-    set_headers: dict[str, str]
-    drop: tuple[str, ...]
-    reason: str
+    # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
+    not_in_browser: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,9 +100,8 @@ class Example:
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
-                "http_headers", "http_get", "send"}
+                "http_headers", "http_get", "send", "not_in_browser"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
-_OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
 
@@ -186,69 +177,31 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=_violations(data, at),
         stderr_lane=_lane(data, at),
-        http=_http(data, at),
-        http_overrides=_overrides(data, at),
-        http_headers=_http_headers(data, at),
-        http_get=_http_get(data, at),
+        http=http_config.http_without_sends(data, at),
+        http_overrides=http_config.overrides(data, at),
+        http_headers=http_config.headers(data, at),
+        http_get=http_config.gets(data, at),
         sends=sends.parse(data, at),
+        not_in_browser=_not_in_browser(data, at),
     )
 
 
-def _http_headers(data: dict, at: _Located) -> dict[str, str]:
-    headers = data.get("http_headers", {})
-    if headers and not data.get("http"):
-        raise at.error("http_headers needs http = true: nothing is sent over HTTP", at.key("http_headers"))
-    if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() == k and k
-                                                for k, v in headers.items()):
-        raise at.error(f"http_headers is a table of header names to strings, such as "
-                       f"{{ Authorization = \"Bearer test-token\" }}; got {headers!r}", at.key("http_headers"))
-    return dict(headers)
-
-
-def _http_get(data: dict, at: _Located) -> tuple[str, ...]:
-    paths = data.get("http_get", [])
-    if paths and not data.get("http"):
-        raise at.error("http_get needs http = true: nothing is sent over HTTP", at.key("http_get"))
-    if not isinstance(paths, list) or not all(isinstance(p, str) and p.startswith("/") and " " not in p
-                                              for p in paths):
-        raise at.error(f"http_get lists paths on the server to GET, each starting with /, such as "
-                       f"[\"/.well-known/oauth-protected-resource/mcp\"]; got {paths!r}", at.key("http_get"))
-    return tuple(paths)
-
-
-def _http(data: dict, at: _Located) -> bool | tuple[str, ...]:
-    http = data.get("http", False)
-    if isinstance(http, bool):
-        return http
-    if isinstance(http, list) and http and all(n in IMPLEMENTATION_FILES for n in http) and len(set(http)) == len(http):
-        return tuple(http)
-    raise at.error(f"http is true (every implementation also serves Streamable HTTP) or a list drawn from "
-                   f"{', '.join(IMPLEMENTATION_FILES)}; got {http!r}", at.key("http"))
-
-
-def _overrides(data: dict, at: _Located) -> tuple[HttpOverride, ...]:
-    entries = data.get("http_override", [])
-    if entries and not data.get("http"):
-        raise at.error("[[http_override]] needs http = true (or a list of implementations): nothing is sent over "
-                       "HTTP", at.table(0, "http_override"))
-    found: list[HttpOverride] = []
-    for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
-        line = at.table(index, "http_override")
-        if not isinstance(entry, dict) or not {"line", "reason"} <= set(entry) or set(entry) - _OVERRIDE_KEYS:
-            raise at.error("each [[http_override]] has line, reason, and headers (a table of header = value) "
-                           "and/or drop (a list of header names)", line)
-        headers, drop = entry.get("headers", {}), entry.get("drop", [])
-        if not _is_int(entry["line"]) or entry["line"] < 1 or any(o.line == entry["line"] for o in found):
-            raise at.error(f"http_override line must be a positive integer, once per line; got {entry['line']!r}",
-                           line)
-        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()) \
-                or not isinstance(drop, list) or not all(isinstance(d, str) for d in drop) or not (headers or drop):
-            raise at.error("http_override headers must map header names to strings and drop list header names; "
-                           "give at least one", line)
-        if not isinstance(entry["reason"], str) or not entry["reason"].strip():
-            raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
-        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"]))
-    return tuple(found)
+def _not_in_browser(data: dict, at: _Located) -> tuple[tuple[str, str], ...]:
+    """[not_in_browser] IMPL = "why": this implementation cannot run in the reader's browser (threads, sockets, a
+    crate feature that does not build for wasm32-wasip1); its page says why instead of offering the button."""
+    table = data.get("not_in_browser", {})
+    line = at.key("not_in_browser") or next((n for n, l in enumerate(at.lines, start=1)
+                                             if re.match(r"^\s*\[\s*not_in_browser\s*\]", l)), None)
+    if not isinstance(table, dict):
+        raise at.error("not_in_browser must be a table: [not_in_browser] then IMPL = \"why\"", line)
+    for impl, reason in table.items():
+        if impl not in IMPLEMENTATION_FILES:
+            raise at.error(f"not_in_browser names {impl!r}; an implementation is one of "
+                           f"{', '.join(IMPLEMENTATION_FILES)}", at.key(impl) or line)
+        if not isinstance(reason, str) or not reason.strip():
+            raise at.error(f"not_in_browser {impl} must say, in words, why it cannot run in a browser",
+                           at.key(impl) or line)
+    return tuple(sorted(table.items()))
 
 
 def _lane(data: dict, at: _Located) -> str | None:
@@ -297,7 +250,7 @@ def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _implementations_in(folder: Path) -> list[Implementation]:
+def implementations_in(folder: Path) -> list[Implementation]:
     found = []
     for name, filename in IMPLEMENTATION_FILES.items():
         entry = folder / filename
@@ -357,8 +310,8 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             if (folder / ANSWER_KEY).exists() else ""
         raise ConfigError(f"no {TRANSCRIPT}{hint}", file=rel)
     impl_dir = _other(by_name, config.implementations_from, "implementations_from", rel) or folder
-    impls = _implementations_in(impl_dir)
-    if config.implementations_from and _implementations_in(folder):
+    impls = implementations_in(impl_dir)
+    if config.implementations_from and implementations_in(folder):
         raise ConfigError("has its own implementations and implementations_from; choose one", file=rel)
     if config.implementations is not None:
         missing = [n for n in config.implementations if n not in {i.name for i in impls}]
@@ -369,6 +322,10 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
     if config.stderr_lane is not None and config.stderr_lane not in {i.name for i in impls}:
         raise ConfigError(f"stderr_lane = {config.stderr_lane!r}, but the example runs no such implementation "
                           f"(it runs: {', '.join(i.name for i in impls) or 'none'})", file=f"{rel}/{CONFIG}")
+    stray = [name for name, _ in config.not_in_browser if name not in {i.name for i in impls}]
+    if stray:
+        raise ConfigError(f"not_in_browser names {', '.join(stray)}, which the example does not run (it runs: "
+                          f"{', '.join(i.name for i in impls) or 'none'}); remove that line", file=f"{rel}/{CONFIG}")
     if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",

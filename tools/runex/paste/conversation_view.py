@@ -368,14 +368,14 @@ def select(rows: list[Row], first: int, last: int, count: int) -> list[Row]:
 
 def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViolation, ...],
            transcript_rel: str, answer_key_rel: str, indent: str = "", stderr: StderrLane | None = None,
-           lines: tuple[int, int] | None = None, runs_here: tuple[str, str] | None = None,
+           lines: tuple[int, int] | None = None, runs_here: dict[str, str] | None = None,
            sends: tuple = ()) -> list[str]:
     """The pasted body: a blank line, the view, its caption, a blank line (as markers.fenced lays out a file).
     With `lines`, only the exchanges of those transcript lines (and no stderr lane: it covers the whole run).
 
-    `runs_here` is (example name, the Python twin's path) for an example the reader's browser can run (run_here.py):
-    the view then carries them as data-example and data-python, and docs/javascripts/run-here.js adds its
-    "Run it here" button. Without JavaScript the attributes do nothing."""
+    `runs_here` is the view's data-* attributes for an example the reader's browser can run, or whose page says why
+    not (run_here.py: data-example, data-python, data-rust, data-not-here); docs/javascripts/run-here.js adds the
+    "Run it here" button or the reason. Without JavaScript the attributes do nothing."""
     rows = conversation(transcript, answer_key, violations, transcript_rel, answer_key_rel, sends)
     part = ""
     if lines is not None:
@@ -385,8 +385,7 @@ def render(transcript: bytes, answer_key: bytes, violations: tuple[ExpectedViola
         stderr = None
     attrs = ""
     if runs_here is not None:
-        attrs = (f' data-example="{html.escape(runs_here[0], quote=True)}"'
-                 f' data-python="{html.escape(runs_here[1], quote=True)}"')
+        attrs = "".join(f' data-{key}="{html.escape(value, quote=True)}"' for key, value in runs_here.items())
     body = [f'<div class="conversation"{attrs} markdown>\n', "\n"]
     for row in rows:
         body += _row(row)

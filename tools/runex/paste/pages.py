@@ -221,8 +221,13 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
                             f"yet; run the tool without --check to write it", file=page, line=block.line)
         lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
     run = browser.browser_run(root, name, config)
-    # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one).
-    runs_here = (name, str(run.server.relative_to(root))) if run is not None and lines is None else None
+    # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one); a range
+    # of an example that runs in no language here still says why (run-here.js shows it once per page).
+    runs_here = None
+    if run is not None and lines is None:
+        runs_here = run.attributes(root)
+    elif run is not None and not run.runnable:
+        runs_here = {"example": name, "not-here": run.attributes(root)["not-here"]}
     try:
         return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
                                 str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,

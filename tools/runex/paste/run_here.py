@@ -1,9 +1,11 @@
-"""Which examples run in the reader's browser ("Run it here"), and which files that run needs.
+"""Which examples run in the reader's browser ("Run it here"), in which languages, and which files that run needs.
 
-An example gets the button when the tool runs its Python twin (server.py, its own or implementations_from's, not
-excluded by `implementations`) and that file imports only the standard library: the browser runs it in Pyodide
-with no package downloads, so a twin that imports `mcp` (python-sdk) cannot run there. The browser writes in
-lockstep, so an example whose example.toml paces lines with [[send]] gets no button either.
+Python: the tool runs its twin (server.py, its own or implementations_from's, not excluded by `implementations`)
+and that file imports only the standard library: the browser runs it in Pyodide with no package downloads, so a twin
+that imports `mcp` (python-sdk) cannot run there. Rust: the example's Rust implementation (main.rs or a cargo
+project), which build/wasm.py builds for wasm32-wasip1, where the site has the browser's Rust runner. An
+implementation example.toml declares under [not_in_browser] has no button: its page shows the reason instead. An example whose
+example.toml paces lines with [[send]] runs in neither: the browser writes in lockstep; its page says so.
 """
 
 from __future__ import annotations
@@ -29,9 +31,34 @@ def tool_files(runex: Path = RUNEX) -> list[str]:
 @dataclass(frozen=True)
 class BrowserRun:
     name: str
-    server: Path  # the Python twin the browser runs, unmodified
     transcript: Path
     answer_key: Path
+    python: Path | None = None  # the Python twin the browser runs in Pyodide, unmodified
+    rust: model.Implementation | None = None  # run as build/wasm.py's wasm32-wasip1 module
+    why_not: tuple[tuple[str, str], ...] = ()  # (language, reason): shown where its button would be
+
+    @property
+    def runnable(self) -> bool:
+        return self.python is not None or self.rust is not None
+
+    def rust_source(self, root: Path) -> str | None:
+        """The file a reader knows the Rust server by: main.rs, or a cargo project's src/main.rs."""
+        if self.rust is None:
+            return None
+        entry = self.rust.entry if self.rust.name == model.ImplementationKind.RUST \
+            else self.rust.source_dir / "src" / "main.rs"
+        return entry.relative_to(root).as_posix()
+
+    def attributes(self, root: Path) -> dict[str, str]:
+        """The view's data-* attributes, which docs/javascripts/run-here.js reads (without JavaScript, nothing)."""
+        attrs = {"example": self.name}
+        if self.python is not None:
+            attrs["python"] = self.python.relative_to(root).as_posix()
+        if self.rust is not None:
+            attrs["rust"] = self.rust_source(root)
+        if self.why_not:
+            attrs["not-here"] = " ".join(f"{language}: {reason}" for language, reason in self.why_not)
+        return attrs
 
 
 def top_level_imports(source: str) -> set[str]:
@@ -53,21 +80,44 @@ def stdlib_only(server: Path) -> bool:
     return all(name in sys.stdlib_module_names or name == "__future__" for name in imported)
 
 
+LANGUAGES = {model.ImplementationKind.RUST: "Rust", model.ImplementationKind.CARGO: "Rust",
+             model.ImplementationKind.PYTHON: "Python"}
+
+
+PACED = ("Rust and Python", "some lines of this transcript do not wait for the replies before them ([[send]]), "
+                            "and the browser holds a conversation in lockstep")
+
+
 def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | None:
-    """The run "Run it here" makes for example NAME, or None when it has no stdlib-only Python twin."""
-    if config.implementations is not None and "python" not in config.implementations:
-        return None
+    """What "Run it here" offers for example NAME, or None when it has neither a button nor a reason to show."""
+    from ..build import wasm
+
     if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
-        return None
-    folder = root / "examples" / name
-    server = root / "examples" / (config.implementations_from or name) / model.IMPLEMENTATION_FILES["python"]
-    if not server.is_file() or not stdlib_only(server):
-        return None
+        transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
+        return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY, why_not=(PACED,))
+
+    impl_dir = root / "examples" / (config.implementations_from or name)
+    impls = [i for i in model.implementations_in(impl_dir)
+             if config.implementations is None or i.name in config.implementations]
+    declared = dict(config.not_in_browser)
+    why_not = [(LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser]
+    python = next((i.entry for i in impls if i.name == model.ImplementationKind.PYTHON), None)
+    if python is not None and "python" in declared:
+        python = None
+    elif python is not None and not stdlib_only(python):
+        why_not.append(("Python", f"{python.name} imports packages from outside the standard library, and the "
+                                  f"browser runs it with the standard library only"))
+        python = None
+    rust = next((i for i in impls if i.name in wasm.RUST_KINDS and i.name not in declared), None)
+    if not wasm.site_runs_rust(root):
+        rust = None
     transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
-    return BrowserRun(name, server, transcript, folder / model.ANSWER_KEY)
+    run = BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY, python, rust, tuple(why_not))
+    return run if run.runnable or run.why_not else None
 
 
 def browser_runs(root: Path) -> list[BrowserRun]:
+    """Every example with a button (a language the browser runs); those with only reasons are left out."""
     examples, _errors = model.discover(root)
     runs = (browser_run(root, e.name, e.config) for e in examples)
-    return [r for r in runs if r is not None]
+    return [r for r in runs if r is not None and r.runnable]

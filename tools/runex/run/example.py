@@ -67,6 +67,19 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
         return
     outcome.stdout = stdout
     compare.record(example, outcome, stdout, check)
+    _browser_stage(root, example, cache, check=check, sandbox=sandbox)
+
+
+def _browser_stage(root: Path, example: Example, cache: build.Cache, *, check: bool,
+                   sandbox: sandboxing.Sandbox) -> None:
+    """Each Rust implementation the reader's browser runs, built for wasm32-wasip1 (build/wasm.py); a BuildError
+    fails the example, naming example.toml's [not_in_browser] as the way out."""
+    from ..build import wasm
+
+    if not wasm.site_runs_rust(root):
+        return
+    for impl in wasm.runs_in_browser(example):
+        wasm.prepare(root, example, impl, cache, locked=check, sandbox=sandbox)
 
 
 def driver_for(example: Example, impl: Implementation) -> Driver:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import sandbox as sandboxing
-from ..examples.model import HttpOverride
+from ..examples.http_config import HttpOverride
 from ..wire import http as wire_http
 from ..wire import http_headers
 from ..wire.transcript import TranscriptLine
@@ -124,6 +124,9 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
     for raw in out.splitlines():
         event = json.loads(raw)
         kind = event["event"]
+        if kind == "listening" and "all interfaces" in event.get("bound", []) and failure is None:
+            failure = ("the server listens on every interface (0.0.0.0 or ::); a local server SHOULD bind only to "
+                       "127.0.0.1 (streamable-http.mdx, \"Security Warning\"): bind the host of MCP_HTTP_ADDR")
         if kind == "exchange":
             exchanges.append(_exchange(requests[event["index"]], event))
         elif kind == "failure" and failure is None:

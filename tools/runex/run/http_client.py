@@ -5,7 +5,7 @@ bound into the sandbox alone and run on the tool's interpreter, so it imports th
 nothing of MCP. run/http.py hands it, as one JSON document on stdin, the server's command, an address and the
 requests (bytes and headers, already derived from each body), and reads back one JSON object per line on stdout:
 
-  {"event": "listening"}                      the server accepted a connection
+  {"event": "listening", "bound": [...]}      the server accepted a connection; where its socket listens
   {"event": "exchange", "index": I, ...}      request I: status, headers (lower-case names) and body (base64)
   {"event": "failure", "message": "..."}      the conversation could not go on (the last line before "exit")
   {"event": "exit", "status": N, "stdout": "<base64>"}   after SIGTERM; N is -15 for a death by SIGTERM
@@ -41,8 +41,12 @@ def wait_listening(server, host, port, timeout):
     return f"the server did not listen on {host}:{port} within {timeout:g} s (does it read MCP_HTTP_ADDR?)"
 
 
-def exchange(host, port, request, timeout):
-    """One request on its own connection; the whole response, read to its end."""
+class Flood(Exception):
+    pass
+
+
+def exchange(host, port, request, timeout, max_output):
+    """One request on its own connection; the whole response, read to its end (at most `max_output` bytes)."""
     conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
         body = base64.b64decode(request["body"])
@@ -54,7 +58,9 @@ def exchange(host, port, request, timeout):
             conn.putheader("Content-Length", str(len(body)))
         conn.endheaders(body if request["method"] == "POST" else None)
         response = conn.getresponse()
-        data = response.read()
+        data = response.read(max_output + 1)
+        if len(data) > max_output:
+            raise Flood(f"flood: the response to request {request['index'] + 1} is over {max_output} bytes")
         headers = [[k.lower(), v] for k, v in response.getheaders()]
         return {"status": response.status, "headers": headers, "body": base64.b64encode(data).decode("ascii")}
     finally:
@@ -82,7 +88,7 @@ def main():
         server = subprocess.Popen(job["argv"], stdin=subprocess.DEVNULL, stdout=server_stdout, stderr=None,
                                   env=env)
         try:
-            converse(server, host, port, job["requests"], timeout)
+            converse(server, host, port, job["requests"], timeout, job["max_output"])
         finally:
             status = stop(server, job["grace"])
             server_stdout.seek(0)
@@ -90,15 +96,35 @@ def main():
             emit("exit", status=status, stdout=base64.b64encode(written).decode("ascii"))
 
 
-def converse(server, host, port, requests, timeout):
+def listening_addresses(port):
+    """The local addresses of the sockets listening on `port`, from this network namespace's /proc/net/tcp and
+    tcp6 (state 0A is LISTEN): 0.0.0.0 or :: means every interface."""
+    found = []
+    for name, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        try:
+            rows = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            address, _, hex_port = fields[1].partition(":")
+            if fields[3] == "0A" and int(hex_port, 16) == port:
+                found.append("all interfaces" if set(address) == {"0"} else "loopback")
+    return found
+
+
+def converse(server, host, port, requests, timeout, max_output):
     listening = wait_listening(server, host, port, timeout)
     if listening is not True:
         emit("failure", message=listening)
         return
-    emit("listening")
+    emit("listening", bound=listening_addresses(port))
     for index, request in enumerate(requests):
         try:
-            emit("exchange", index=index, **exchange(host, port, request, timeout))
+            emit("exchange", index=index, **exchange(host, port, dict(request, index=index), timeout, max_output))
+        except Flood as exc:
+            emit("failure", message=str(exc), index=index)
+            return
         except (OSError, http.client.HTTPException) as exc:
             why = "no complete response" if not isinstance(exc, TimeoutError) else f"no response within {timeout:g} s"
             emit("failure", message=f"{why} to request {index + 1} ({type(exc).__name__}: {exc})", index=index)

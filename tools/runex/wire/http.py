@@ -159,6 +159,13 @@ def _request_rules(ex: Exchange, fault) -> None:
         fault("http-server-request", "the response stream carries a JSON-RPC request; the server MUST NOT send "
                                      "requests on it (streamable-http.mdx, \"Sending Messages to the Server\")")
     replies = [p for p in parsed if isinstance(p, dict) and "method" not in p]
+    for note in (p for p in parsed if isinstance(p, dict) and "method" in p and "id" not in p):
+        if not _related(note, ex.line.message):
+            fault("http-unrelated-notification", f"{note['method']} on this request's stream does not relate to "
+                                                 f"it; notifications before the response MUST relate to the "
+                                                 f"originating request, and list changes travel on a "
+                                                 f"subscriptions/listen stream (streamable-http.mdx, \"Sending "
+                                                 f"Messages to the Server\")")
     if ex.media_type == "application/json" and len(ex.messages) != 1:
         fault("http-json-body", "an application/json response must hold exactly one JSON-RPC response")
     if not replies or parsed[-1] is not replies[-1] or len(replies) != 1 \
@@ -167,6 +174,16 @@ def _request_rules(ex: Exchange, fault) -> None:
                                  f"last; \"The final JSON-RPC response SHOULD terminate the stream\" "
                                  f"(streamable-http.mdx, \"Sending Messages to the Server\")")
     _status_rule(ex, replies[0] if len(replies) == 1 else None, fault)
+
+
+def _related(note: dict, request: object) -> bool:
+    """Progress with the token this request sent, or a log message (notifications/message, deprecated) for it."""
+    params = note.get("params") if isinstance(note.get("params"), dict) else {}
+    if note["method"] == "notifications/progress":
+        meta = request.get("params", {}).get("_meta", {}) if isinstance(request, dict) else {}
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        return token is not None and id_key(params.get("progressToken")) == id_key(token)
+    return note["method"] == "notifications/message"
 
 
 # Statuses the spec gives an error (streamable-http.mdx, "Protocol Version Header" and "Server Validation";

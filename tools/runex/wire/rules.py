@@ -48,6 +48,7 @@ RULES = {
     "http-get-not-405": "transcript",
     "http-session-id": "transcript",
     "http-401-without-challenge": "transcript",
+    "http-unrelated-notification": "transcript",
 }
 
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""One conversation over stdio against the same conversation over Streamable HTTP, side by side, alternating.
+
+    python benchmarks/http_vs_stdio.py [EXAMPLE] --runs 10
+
+For each implementation of EXAMPLE (default streamable-http) that example.toml says serves HTTP, it builds it
+(from the cache), then holds the transcript's conversation in the sandbox in turns: stdio (run/stdio.py, the
+lockstep driver) and HTTP (run/http.py: the in-sandbox client starting the server, POSTing each line, the GET probe,
+SIGTERM). Both include starting the server and its exit. It prints the median and minimum wall time of each and the
+ratio HTTP / stdio; the machine's load falls on both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from runex import sandbox as sandboxing  # noqa: E402
+from runex.build import compile as build  # noqa: E402
+from runex.examples import model  # noqa: E402
+from runex.run import http, stdio  # noqa: E402
+from runex.wire import transcript  # noqa: E402
+
+
+def tools_list(stdout: bytes) -> object:
+    for line in stdout.splitlines():
+        message = json.loads(line)
+        if isinstance(message.get("result"), dict) and "tools" in message["result"]:
+            return message["result"]
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("example", nargs="?", default="streamable-http")
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    example = model.load_one(ROOT, args.example)
+    box = sandboxing.Sandbox()
+    lines, _ = transcript.read(example.transcript, "transcript.jsonl")
+    for impl in (i for i in example.implementations if example.serves_http(i.name)):
+        built = build.prepare(ROOT, impl, build.Cache(ROOT), locked=True, sandbox=box)
+        spec_for = lambda home: built.spec(box.enabled, home)  # noqa: E731
+        limits = dict(timeout=example.config.timeout, max_output=example.config.max_output_bytes, sandbox=box)
+        first = stdio.converse(spec_for, lines, **limits)
+        requests = http.plan(lines, example.config.http_overrides, tools_list(first.stdout),
+                             example.config.http_headers, example.config.http_get)
+        times: dict[str, list[float]] = {"stdio": [], "http": []}
+        for run in range(args.runs):
+            order = ("stdio", "http") if run % 2 == 0 else ("http", "stdio")
+            for transport in order:
+                started = time.perf_counter()
+                if transport == "stdio":
+                    result = stdio.converse(spec_for, lines, **limits)
+                else:
+                    result = http.StreamableHttp(requests).converse(spec_for, lines, **limits)
+                assert result.failure is None, f"{impl.name} over {transport}: {result.failure}"
+                times[transport].append(time.perf_counter() - started)
+        s, h = statistics.median(times["stdio"]), statistics.median(times["http"])
+        print(f"{example.name} ({impl.name}), {args.runs} pairs: stdio median {s * 1000:.0f} ms "
+              f"(min {min(times['stdio']) * 1000:.0f}), HTTP median {h * 1000:.0f} ms "
+              f"(min {min(times['http']) * 1000:.0f}), HTTP / stdio {h / s:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""example.toml's Streamable HTTP keys: `http`, `[[http_override]]`, `http_headers` and `http_get` (run/http_stage.py
+reads them). Each parser takes the parsed table and `at`, model.py's locator of keys, for errors that name
+the line to change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+IMPLEMENTATION_NAMES = ("rust", "cargo", "python")
+_OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
+
+
+@dataclass(frozen=True)
+class HttpOverride:
+    """[[http_override]]: over HTTP, transcript line `line` is sent with headers set (or added) and headers left
+    out, on purpose, for `reason`; its response is recorded in the http file instead of the answer key."""
+
+    line: int
+    set_headers: dict[str, str]
+    drop: tuple[str, ...]
+    reason: str
+
+
+
+def http_without_sends(data: dict, at) -> bool | tuple[str, ...]:
+    http = _http(data, at)
+    if http and data.get("send"):
+        raise at.error("http and [[send]] together are not supported yet: the HTTP run sends each line after the "
+                       "reply before it (a cancel by closing the stream is not built); remove one of them",
+                       at.key("http"))
+    return http
+
+
+def _http(data: dict, at) -> bool | tuple[str, ...]:
+    http = data.get("http", False)
+    if isinstance(http, bool):
+        return http
+    if isinstance(http, list) and http and all(n in IMPLEMENTATION_NAMES for n in http) and len(set(http)) == len(http):
+        return tuple(http)
+    raise at.error(f"http is true (every implementation also serves Streamable HTTP) or a list drawn from "
+                   f"{', '.join(IMPLEMENTATION_NAMES)}; got {http!r}", at.key("http"))
+
+
+def overrides(data: dict, at) -> tuple[HttpOverride, ...]:
+    entries = data.get("http_override", [])
+    if entries and not data.get("http"):
+        raise at.error("[[http_override]] needs http = true (or a list of implementations): nothing is sent over "
+                       "HTTP", at.table(0, "http_override"))
+    found: list[HttpOverride] = []
+    for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+        line = at.table(index, "http_override")
+        if not isinstance(entry, dict) or not {"line", "reason"} <= set(entry) or set(entry) - _OVERRIDE_KEYS:
+            raise at.error("each [[http_override]] has line, reason, and headers (a table of header = value) "
+                           "and/or drop (a list of header names)", line)
+        headers, drop = entry.get("headers", {}), entry.get("drop", [])
+        if not _is_int(entry["line"]) or entry["line"] < 1 or any(o.line == entry["line"] for o in found):
+            raise at.error(f"http_override line must be a positive integer, once per line; got {entry['line']!r}",
+                           line)
+        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()) \
+                or not isinstance(drop, list) or not all(isinstance(d, str) for d in drop) or not (headers or drop):
+            raise at.error("http_override headers must map header names to strings and drop list header names; "
+                           "give at least one", line)
+        if not isinstance(entry["reason"], str) or not entry["reason"].strip():
+            raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
+        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"]))
+    return tuple(found)
+
+
+def headers(data: dict, at) -> dict[str, str]:
+    headers = data.get("http_headers", {})
+    if headers and not data.get("http"):
+        raise at.error("http_headers needs http = true: nothing is sent over HTTP", at.key("http_headers"))
+    if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() == k and k
+                                                for k, v in headers.items()):
+        raise at.error(f"http_headers is a table of header names to strings, such as "
+                       f"{{ Authorization = \"Bearer test-token\" }}; got {headers!r}", at.key("http_headers"))
+    return dict(headers)
+
+
+def gets(data: dict, at) -> tuple[str, ...]:
+    paths = data.get("http_get", [])
+    if paths and not data.get("http"):
+        raise at.error("http_get needs http = true: nothing is sent over HTTP", at.key("http_get"))
+    if not isinstance(paths, list) or not all(isinstance(p, str) and p.startswith("/") and " " not in p
+                                              for p in paths):
+        raise at.error(f"http_get lists paths on the server to GET, each starting with /, such as "
+                       f"[\"/.well-known/oauth-protected-resource/mcp\"]; got {paths!r}", at.key("http_get"))
+    return tuple(paths)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
