@@ -19,6 +19,7 @@ from mcp.server.auth.routes import build_resource_metadata_url, create_protected
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp.shared.exceptions import MCPError
 
 # ANCHOR: tools
@@ -150,6 +151,9 @@ class RequireToolScope:
         if scope["type"] != "http" or scope["method"] != "POST":
             return await self.app(scope, receive, send)
         body = await read_body(receive)
+        if body is None:  # larger than the SDK itself would take
+            await send({"type": "http.response.start", "status": 413, "headers": [(b"content-length", b"0")]})
+            return await send({"type": "http.response.body", "body": b""})
         granted = await granted_scopes(dict(scope["headers"]).get(b"authorization", b"").decode("latin-1"))
         needed = needed_scopes(body)
         if granted is not None and not set(needed) <= set(granted):
@@ -171,11 +175,15 @@ class RequireToolScope:
         await self.app(scope, replay, send)
 
 
-async def read_body(receive) -> bytes:
-    chunks = []
+async def read_body(receive, limit: int = DEFAULT_MAX_REQUEST_BODY_SIZE) -> bytes | None:
+    """The whole request body, or None past `limit` bytes (4 MiB: the SDK's own limit, and rmcp's)."""
+    chunks, size = [], 0
     while True:
         message = await receive()
         chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > limit:
+            return None
         if not message.get("more_body"):
             return b"".join(chunks)
 
