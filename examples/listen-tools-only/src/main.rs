@@ -34,6 +34,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let running = match Tools.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()), // EOF before any message
+        // The discover reply could not be written (stdout closed): the client has gone, which is no error here.
+        Err(error @ ServerInitializeError::TransportError { .. }) => {
+            eprintln!("listen-tools-only: the client has gone ({error})");
+            return Ok(());
+        }
         Err(error) => return Err(error.into()),
     };
     running.waiting().await?;
