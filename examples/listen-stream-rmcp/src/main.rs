@@ -15,7 +15,6 @@ use rmcp::{
 };
 use tokio::sync::watch;
 
-// ANCHOR: tools
 /// The arguments of `grow`.
 #[derive(Deserialize, JsonSchema)]
 #[serde(crate = "rmcp::serde", deny_unknown_fields)]
@@ -45,6 +44,7 @@ struct Server {
     unregistered: Arc<watch::Sender<usize>>,
 }
 
+// ANCHOR: grow
 #[tool_router]
 impl Server {
     #[tool(
@@ -57,7 +57,7 @@ impl Server {
         self.tools.lock().unwrap().add_route(route);
         // Every stream acknowledged so far must hear of this change: wait until each has registered its sink.
         let _ = self.unregistered.subscribe().wait_for(|count| *count == 0).await;
-        // Clone the sinks out of the lock: a send awaits the write, and no std lock may be held across an await.
+        // Clone the sinks out of the lock: a send awaits the write, and a std lock held across an await can deadlock.
         let sinks = self.listeners.lock().unwrap().clone();
         for sink in sinks {
             // A stream cancelled a moment ago refuses the send; the others still get theirs.
@@ -76,7 +76,7 @@ impl Server {
         text.to_uppercase()
     }
 }
-// ANCHOR_END: tools
+// ANCHOR_END: grow
 
 // ANCHOR: listen
 #[tool_handler(router = self.router())]
@@ -92,6 +92,7 @@ impl ServerHandler for Server {
     /// rmcp calls it just before it writes the acknowledgement.
     fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         if requested.tools_list_changed == Some(true) {
+            // Undone in `listen`. If the acknowledgement cannot be written, the transport is gone with it.
             self.unregistered.send_modify(|count| *count += 1);
         }
         Some(SubscriptionFilter::builder().tools_list_changed().build())
