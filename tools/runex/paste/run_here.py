@@ -94,7 +94,9 @@ def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | Non
 
     if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
         transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
-        return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY, why_not=(PACED,))
+        declared = tuple((LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser)
+        return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY,
+                          why_not=declared + (PACED,))
 
     impl_dir = root / "examples" / (config.implementations_from or name)
     impls = [i for i in model.implementations_in(impl_dir)
