@@ -388,6 +388,10 @@ def test_the_view_carries_the_languages_the_browser_runs_and_the_reasons_for_the
         if rust is not None and rust.name not in declared:
             main = rust.entry if rust.name == "rust" else rust.source_dir / "src" / "main.rs"
             attrs["rust"] = main.relative_to(ROOT).as_posix()
+        if example.config.sends:  # paced: the browser holds a conversation in lockstep, so neither runs it
+            attrs = {"example": example.name}
+            reasons = [f"{browser.LANGUAGES[model.ImplementationKind(k)]}: {why}"
+                       for k, why in example.config.not_in_browser] + [": ".join(browser.PACED)]
         if reasons:
             attrs["not-here"] = " ".join(reasons)
         opening = _conversation_of(ROOT, example.name).split("\n", 2)[1]
