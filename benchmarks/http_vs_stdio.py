@@ -13,7 +13,6 @@ ratio HTTP / stdio; the machine's load falls on both alike.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -25,16 +24,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 from runex import sandbox as sandboxing  # noqa: E402
 from runex.build import compile as build  # noqa: E402
 from runex.examples import model  # noqa: E402
-from runex.run import http, stdio  # noqa: E402
+from runex.run import http, http_stage, stdio  # noqa: E402
 from runex.wire import transcript  # noqa: E402
-
-
-def tools_list(stdout: bytes) -> object:
-    for line in stdout.splitlines():
-        message = json.loads(line)
-        if isinstance(message.get("result"), dict) and "tools" in message["result"]:
-            return message["result"]
-    return None
 
 
 def main() -> int:
@@ -50,7 +41,7 @@ def main() -> int:
         spec_for = lambda home: built.spec(box.enabled, home)  # noqa: E731
         limits = dict(timeout=example.config.timeout, max_output=example.config.max_output_bytes, sandbox=box)
         first = stdio.converse(spec_for, lines, **limits)
-        requests = http.plan(lines, example.config.http_overrides, tools_list(first.stdout),
+        requests = http.plan(lines, example.config.http_overrides, http_stage.tools_list_of(first.stdout, lines),
                              example.config.http_headers, example.config.http_get)
         times: dict[str, list[float]] = {"stdio": [], "http": []}
         for run in range(args.runs):

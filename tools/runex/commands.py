@@ -118,7 +118,7 @@ def _serve_http(spec, address: str, sandbox, label: str) -> int:
     import subprocess
     import tempfile
 
-    from .run import http_relay
+    from .run import http, http_relay
 
     if not sandbox.enabled:
         env = dict(spec.env, MCP_HTTP_ADDR=address)
@@ -126,15 +126,9 @@ def _serve_http(spec, address: str, sandbox, label: str) -> int:
         return subprocess.call(spec.argv, env=env)
     with tempfile.TemporaryDirectory(prefix="runex-serve-") as meeting:
         os.chmod(meeting, 0o777)  # the sandbox's user creates the socket in it
-        relay = Path(http_relay.__file__)
-        python = getattr(sys, "_base_executable", sys.executable)
-        mounts = dict(spec.read_only)
-        mounts.setdefault(sys.base_prefix, sys.base_prefix)
-        mounts[str(relay)] = "/runex/http_relay.py"
         port = address.rpartition(":")[2]
-        inside = sandboxing.Spec([python, "/runex/http_relay.py", "/relay/socket", port, *spec.argv],
-                                 tuple(mounts.items()), spec.writable + ((meeting, "/relay"),), spec.env,
-                                 spec.chdir, spec.limits)
+        inside = http.beside_the_server(spec, Path(http_relay.__file__), ("/relay/socket", port, *spec.argv), True,
+                                        writable=((meeting, "/relay"),))
         try:
             listener = http_relay.outside(address, os.path.join(meeting, "socket"))
         except OSError as exc:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-IMPLEMENTATION_NAMES = ("rust", "cargo", "python")
 _OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
 
 
@@ -22,8 +21,9 @@ class HttpOverride:
 
 
 
-def http_without_sends(data: dict, at) -> bool | tuple[str, ...]:
-    http = _http(data, at)
+def http_without_sends(data: dict, at, known: tuple[str, ...]) -> bool | tuple[str, ...]:
+    """`http`: true, or the implementations (drawn from `known`, model.py's names) that also serve HTTP."""
+    http = _http(data, at, known)
     if http and data.get("send"):
         raise at.error("http and [[send]] together are not supported yet: the HTTP run sends each line after the "
                        "reply before it (a cancel by closing the stream is not built); remove one of them",
@@ -31,14 +31,14 @@ def http_without_sends(data: dict, at) -> bool | tuple[str, ...]:
     return http
 
 
-def _http(data: dict, at) -> bool | tuple[str, ...]:
+def _http(data: dict, at, known: tuple[str, ...]) -> bool | tuple[str, ...]:
     http = data.get("http", False)
     if isinstance(http, bool):
         return http
-    if isinstance(http, list) and http and all(n in IMPLEMENTATION_NAMES for n in http) and len(set(http)) == len(http):
+    if isinstance(http, list) and http and all(n in known for n in http) and len(set(http)) == len(http):
         return tuple(http)
     raise at.error(f"http is true (every implementation also serves Streamable HTTP) or a list drawn from "
-                   f"{', '.join(IMPLEMENTATION_NAMES)}; got {http!r}", at.key("http"))
+                   f"{', '.join(known)}; got {http!r}", at.key("http"))
 
 
 def overrides(data: dict, at) -> tuple[HttpOverride, ...]:

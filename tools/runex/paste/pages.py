@@ -182,12 +182,9 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     if example is None or not example.config.http:
         raise PageError(f"marker names the HTTP view of {name!r}, but no example of that name sets http in its "
                         f"{model.CONFIG}", file=page, line=block.line)
-    def current(path: Path) -> bytes | None:
-        data = overrides.get(path.resolve())
-        return data if data is not None else (path.read_bytes() if path.is_file() else None)
-    records = {i.name.value: current(example.http_file(i.name)) for i in example.implementations
-               if example.serves_http(i.name)}
-    key = current(example.answer_key)
+    records = {i.name.value: _pending_or_checked_in(example.http_file(i.name), overrides)
+               for i in example.implementations if example.serves_http(i.name)}
+    key = _pending_or_checked_in(example.answer_key, overrides)
     if key is None or any(data is None for data in records.values()):
         raise PageError(f"marker names the HTTP view of {name}, whose answer key or http records are not written "
                         f"yet; run the tool without --check to write them", file=page, line=block.line)
@@ -195,6 +192,12 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     reasons = {o.line: o.reason for o in example.config.http_overrides}
     files = [str(example.http_file(impl).relative_to(root)) for impl in records]
     return http_view.render(lines, key, records, reasons, block.indent, files)
+
+
+def _pending_or_checked_in(path: Path, overrides: dict[Path, bytes]) -> bytes | None:
+    """What this run is about to write to `path` (`overrides`), else the file as checked in, else None."""
+    data = overrides.get(path.resolve())
+    return data if data is not None or not path.is_file() else path.read_bytes()
 
 
 def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
@@ -219,18 +222,14 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
     transcript = transcript_dir / TRANSCRIPT
     answer_key = folder / ANSWER_KEY
     resolve_target(root, str(transcript.relative_to(root / "examples")), page, block.line)  # inside examples/
-    key_bytes = overrides.get(answer_key.resolve())
+    key_bytes = _pending_or_checked_in(answer_key, overrides)
     if key_bytes is None:
-        if not answer_key.is_file():
-            raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
-                            f"tool without --check to write it", file=page, line=block.line)
-        key_bytes = answer_key.read_bytes()
+        raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
+                        f"tool without --check to write it", file=page, line=block.line)
     lane = None
     if config.stderr_lane is not None:  # the stderr lane: the file about to be written, else the checked-in one
         stderr_file = folder / model.STDERR_LANE
-        data = overrides.get(stderr_file.resolve())
-        if data is None and stderr_file.is_file():
-            data = stderr_file.read_bytes()
+        data = _pending_or_checked_in(stderr_file, overrides)
         if data is None:
             raise PageError(f"marker names the conversation of {name}, whose stderr_lane has no {model.STDERR_LANE} "
                             f"yet; run the tool without --check to write it", file=page, line=block.line)

@@ -36,6 +36,12 @@ class RunResult:
     lines_sent: int | None = None  # how many transcript lines reached the server in full (None: every one)
     exchanges: list | None = None  # over HTTP: each request's wire/http.Exchange, in the order sent
 
+    def failure_report(self, who: str) -> str:
+        """The failure as the author reads it: who failed, why, and the last 15 lines of its stderr."""
+        tail = self.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
+        shown = "\n".join("    " + line for line in tail) or "    (stderr was empty)"
+        return f"{who}: {self.failure}\n  last lines of stderr:\n{shown}"
+
 
 class Driver(Protocol):
     """Holds one conversation: `spec_for(home)` starts the server (home: its writable working directory)."""

@@ -148,9 +148,7 @@ def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.
         if result.failure is None and result.returncode != example.config.exit_code:
             result.failure = f"the server exited with status {result.returncode}, expected {example.config.exit_code}"
         if result.failure is not None:
-            tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
-            shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
-            outcome.fail(f"{rel_entry} ({impl.name}): {result.failure}\n  last lines of stderr:\n{shown}", rel_entry)
+            outcome.fail(result.failure_report(f"{rel_entry} ({impl.name})"), rel_entry)
             _wire_stage_cut_short(example, outcome, result, lines, validator)
             return None
         runs.append(result.stdout)

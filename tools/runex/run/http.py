@@ -27,7 +27,7 @@ from ..wire.transcript import TranscriptLine
 from .driver import STDERR_TAIL_BYTES, RunResult
 
 CLIENT = Path(__file__).with_name("http_client.py")
-CLIENT_INSIDE = "/runex/http_client.py"
+TOOL_INSIDE = "/runex"  # where beside_the_server binds a script of the tool
 HOST = "127.0.0.1"
 PORT = 8765  # inside the sandbox's own network namespace nothing else listens; unsandboxed, see _free_port
 PATH = "/mcp"
@@ -78,7 +78,7 @@ class StreamableHttp:
                  max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
         started = time.monotonic()
         server = spec_for("/tmp")
-        client = _client_spec(server, sandbox.enabled)
+        client = beside_the_server(server, CLIENT, (), sandbox.enabled)
         job = {"argv": server.argv, "env": server.env, "host": HOST, "port": PORT if sandbox.enabled else _free_port(),
                "timeout": timeout, "grace": GRACE_SECONDS, "max_output": max_output,
                "requests": [_wire(r) for r in self.requests]}
@@ -99,15 +99,18 @@ def _wire(request: Request) -> dict:
             "body": base64.b64encode(request.body).decode("ascii")}
 
 
-def _client_spec(server: sandboxing.Spec, sandboxed: bool) -> sandboxing.Spec:
-    """The client on the tool's base interpreter, bound read-only beside what the server needs."""
+def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ...], sandboxed: bool,
+                      writable: tuple[tuple[str, str], ...] = ()) -> sandboxing.Spec:
+    """A stdlib-only script of the tool (the HTTP client, serve's relay) run on the tool's base interpreter in the
+    server's sandbox: bound read-only at /runex/ beside everything the server needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
     if not sandboxed:
-        return sandboxing.Spec([python, str(CLIENT)], env=server.env, limits=server.limits)
+        return sandboxing.Spec([python, str(script), *args], env=server.env, limits=server.limits)
+    inside = f"{TOOL_INSIDE}/{script.name}"
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
-    mounts[str(CLIENT)] = CLIENT_INSIDE
-    return sandboxing.Spec([python, CLIENT_INSIDE], tuple(mounts.items()), server.writable, server.env,
+    mounts[str(script)] = inside
+    return sandboxing.Spec([python, inside, *args], tuple(mounts.items()), server.writable + writable, server.env,
                            server.chdir, server.limits)
 
 

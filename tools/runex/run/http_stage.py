@@ -33,7 +33,7 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
                      f"{len(lines)}; fix the line number", rel_config)
         return None
     built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
-    requests = http.plan(lines, example.config.http_overrides, _tools_list(stdio_stdout, lines),
+    requests = http.plan(lines, example.config.http_overrides, tools_list_of(stdio_stdout, lines),
                          example.config.http_headers, example.config.http_get)
     rel_entry = outcome.rel(impl.entry)
     runs = []
@@ -44,22 +44,19 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
         if result.failure is None and result.returncode != 0:
             result.failure = f"the server exited with status {result.returncode} when stopped with SIGTERM, expected 0"
         if result.failure is not None:
-            tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
-            shown = "\n".join("    " + l for l in tail) or "    (stderr was empty)"
-            outcome.fail(f"{rel_entry} ({impl.name} over HTTP): {result.failure}\n  last lines of stderr:\n{shown}",
-                         rel_entry)
+            outcome.fail(result.failure_report(f"{rel_entry} ({impl.name} over HTTP)"), rel_entry)
             return None
         runs.append(result.exchanges)
-    first = wire_http.record(runs[0])
-    for number, other in enumerate(runs[1:], start=2):
-        if wire_http.record(other) != first:
+    first, *others = [wire_http.record(run) for run in runs]
+    for number, other in enumerate(others, start=2):
+        if other != first:
             outcome.fail(f"{rel_entry} ({impl.name} over HTTP): nondeterministic: run 1 and run {number} differ\n"
-                         + compare.diff_bytes(first, wire_http.record(other), "run 1", f"run {number}"), rel_entry)
+                         + compare.diff_bytes(first, other, "run 1", f"run {number}"), rel_entry)
             return None
     return runs[0] if _same_as_stdio(runs[0], stdio_stdout, lines, impl, outcome, example) else None
 
 
-def _tools_list(stdout: bytes, lines) -> object:
+def tools_list_of(stdout: bytes, lines) -> object:
     """The stdio run's tools/list result: what a client that listed the tools knows of their x-mcp-header
     parameters (the HTTP run must list the same, or the two runs differ anyway)."""
     groups = wire_http.group_by_line(stdout, lines)
