@@ -22,15 +22,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 import yaml
 
 from support.interop_cases import ROOT, entry
+from support.repo import free_port, listening
 
 pytestmark = [pytest.mark.interop, pytest.mark.slow]
 
@@ -44,23 +43,12 @@ START = 60.0  # a guard against a server that never listens; the Python twin imp
 RUN = 180.0  # a guard against a scenario that never ends
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def wait_until_listening(server: subprocess.Popen, port: int, what: str) -> None:
-    deadline = time.monotonic() + START
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"{what} exited {server.returncode} before listening on 127.0.0.1:{port}:\n"
-                        f"{server.stderr.read().decode('utf-8', 'replace')[-2000:]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
+    if listening(port, server, START):
+        return
+    if server.poll() is not None:
+        pytest.fail(f"{what} exited {server.returncode} before listening on 127.0.0.1:{port}:\n"
+                    f"{server.stderr.read().decode('utf-8', 'replace')[-2000:]}")
     pytest.fail(f"{what} did not listen on 127.0.0.1:{port} within {START:.0f} s")
 
 

@@ -9,15 +9,14 @@ transports is the claim the pages make.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
 from support import interop_client as ic
 from support.interop_cases import MODES, ROOT, TOOL, case_id, entry
+from support.repo import free_port, listening
 
 pytestmark = [pytest.mark.interop, pytest.mark.slow]
 
@@ -44,33 +43,16 @@ def _config(name: str):
     return model.load_one(ROOT, name).config
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _listening(port: int, proc: subprocess.Popen, seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
-
-
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_real_http_client_gets_the_answer_key(case):
     name, impl_name, mode = case
     example, impl = entry(name, impl_name)  # builds from the cache once per session
     assert impl.get("error") is None, impl.get("error")
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, str(TOOL), "serve", name, "--impl", impl_name, "--http", f"127.0.0.1:{port}"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
-        assert _listening(port, server), f"serve --http did not listen: {server.stderr.read().decode()[-2000:]}"
+        assert listening(port, server, 60), f"serve --http did not listen: {server.stderr.read().decode()[-2000:]}"
         session = ic.drive([], example, ROOT, mode, http_url=f"http://127.0.0.1:{port}/mcp",
                            http_headers=_config(name).http_headers)
         problems = ic.verdict(session, example, ROOT)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -14,16 +13,10 @@ import time
 
 import pytest
 
-from support.repo import ROOT
+from support.repo import ROOT, free_port
 
 PAGE = ROOT / "docs/mcp/every-request-stands-alone.md"
 TIMEOUT = 300  # CI=true runs every example again in the hook: generous on a loaded machine
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Log:

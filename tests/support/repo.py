@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,22 @@ def run_tool(*args: str, root: Path | None = None, env: dict | None = None, time
         full_env.update(env)
     return subprocess.run(command, capture_output=True, text=input is None, timeout=timeout, env=full_env,
                           input=input, cwd=ROOT)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def listening(port: int, proc: subprocess.Popen, seconds: float) -> bool:
+    """True once something accepts connections on 127.0.0.1:`port`; False when `proc` exits or time runs out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False

@@ -9,6 +9,7 @@ import pytest
 
 from runex.wire import http as wire_http
 from runex.wire import http_headers
+from support.repo import free_port
 from support.tool_repos import HTTP_TWIN, SERVE, invoke, jsonl, make_repo, note, req
 
 # The spec's own examples (streamable-http.mdx, "Value Encoding").
@@ -218,14 +219,6 @@ def test_an_http_record_left_over_is_named(tmp_path):
     assert "examples/srv/http.python.jsonl" in proc.out and "left over" in proc.out
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_serve_http_reaches_the_sandboxed_server_through_the_relay(tmp_path):
     import subprocess
     import sys
@@ -235,7 +228,7 @@ def test_serve_http_reaches_the_sandboxed_server_through_the_relay(tmp_path):
     from support.tool_repos import TOOLS
 
     root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"}})
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, str(TOOLS / "run_examples.py"), "serve", "srv", "--http",
                              f"127.0.0.1:{port}", "--root", str(root)], stderr=subprocess.PIPE)
     try:
