@@ -370,3 +370,11 @@ def test_list_json_gives_the_http_form_of_an_http_example(tmp_path):
     assert impls["srv"]["http"]["url"] == "http://127.0.0.1:8000/mcp"
     assert impls["srv"]["http"]["serve_command"][-2:] == ["--http", "127.0.0.1:8000"]
     assert "http" not in impls["plain"]
+
+
+def test_a_request_whose_params_are_not_an_object_still_gets_its_stream_judged():
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["not", "an", "object"]}
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t1", "progress": 1}}
+    reply = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}}
+    assert [p.rule for p in wire_http.check([_sse_exchange(request, progress, reply)], "t")] == \
+        ["http-unrelated-notification"]

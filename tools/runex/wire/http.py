@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from . import accounting
 from .protocol import id_key
 from .rules import Problem
 from .transcript import TranscriptLine
@@ -180,9 +181,8 @@ def _related(note: dict, request: object) -> bool:
     """Progress with the token this request sent, or a log message (notifications/message, deprecated) for it."""
     params = note.get("params") if isinstance(note.get("params"), dict) else {}
     if note["method"] == "notifications/progress":
-        meta = request.get("params", {}).get("_meta", {}) if isinstance(request, dict) else {}
-        token = meta.get("progressToken") if isinstance(meta, dict) else None
-        return token is not None and id_key(params.get("progressToken")) == id_key(token)
+        token = accounting.progress_token(request)
+        return token is not None and id_key(params.get("progressToken")) == token
     return note["method"] == "notifications/message"
 
 
