@@ -64,7 +64,7 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
     media = MEDIA.get(record["headers"].get("content-type", "").split(";")[0].strip(), "")
     text = f"**{record['status']}**" + (f" {media}" if media else "")
     body = record.get("body")
-    codes = _error_codes([body.encode("utf-8")] if body is not None else messages)
+    codes = wire_http.error_codes([body.encode("utf-8")] if body is not None else messages)
     if codes:
         text += " " + ", ".join(f"`{c}`" for c in codes)
     for name in ("allow", "www-authenticate"):
@@ -74,18 +74,6 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
     if "json" in record:
         text += ", `\\u` escapes"
     return text
-
-
-def _error_codes(messages: list[bytes]) -> list[int]:
-    codes = []
-    for message in messages:
-        try:
-            parsed = json.loads(message)
-        except ValueError:
-            continue
-        if isinstance(parsed, dict) and isinstance(parsed.get("error"), dict):
-            codes.append(parsed["error"].get("code"))
-    return codes
 
 
 def _escape(text: str) -> str:

@@ -78,6 +78,12 @@ def _parse(message: bytes) -> object:
         return None
 
 
+def error_codes(messages: list[bytes]) -> list[object]:
+    """The `error.code` of each JSON-RPC error among `messages` (other messages, and text that is not JSON, skipped)."""
+    parsed = [_parse(m) for m in messages]
+    return [p["error"].get("code") for p in parsed if isinstance(p, dict) and isinstance(p.get("error"), dict)]
+
+
 def _kind(message: bytes) -> str:
     parsed = _parse(message)
     if isinstance(parsed, dict) and isinstance(parsed.get("method"), str):
@@ -212,9 +218,7 @@ def _override_rules(ex: Exchange, fault) -> None:
     derived = {k.lower(): v for k, v in ex.derived_headers}
     mirrored = [n for n in derived if n in MIRRORED or n.startswith("mcp-param-")]
     if any(sent.get(n) != derived[n] for n in mirrored):
-        replies = [_parse(m) for m in ex.messages]
-        codes = [r.get("error", {}).get("code") for r in replies if isinstance(r, dict)
-                 and isinstance(r.get("error"), dict)]
+        codes = error_codes(ex.messages)
         if ex.status != 400 or MISMATCH not in codes:
             fault("http-header-mismatch", f"a header that does not mirror the body got {ex.status} "
                                           f"{codes or 'without an error'}; servers MUST reject it with 400 and "
