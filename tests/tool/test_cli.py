@@ -336,7 +336,7 @@ def test_github_actions_annotations_for_drift_failures_and_broken_pages(tmp_path
     assert proc.returncode == 3, proc.out
     assert "::error file=examples/ex/answer_key.jsonl,line=2::ex: answer key drifted" in proc.out
     assert re.search(r"^::error file=docs/p\.md,line=\d+::pasted block differs", proc.out, re.M)
-    assert re.search(r"^::error file=examples/bad/answer_key\.jsonl,line=2::bad: .*\[stdout-not-a-message\]",
+    assert re.search(r"^::error file=examples/bad/server\.py::bad: .*\[stdout-not-a-message\] stdout line 2:",
                      proc.out, re.M), proc.out
     assert "::error" not in tool(root, "--check").out, "annotations only on GitHub Actions"
 

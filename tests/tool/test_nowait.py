@@ -10,6 +10,7 @@ from runex.wire import accounting, transcript
 from runex.wire.accounting import Send
 
 KEY = "examples/srv/answer_key.jsonl"
+SERVER = "examples/srv/server.py (python)"  # where a broken stdout rule is named
 TRANSCRIPT = "examples/srv/transcript.jsonl"
 CONFIG = "examples/srv/example.toml"
 
@@ -143,21 +144,21 @@ for line in sys.stdin:
 def test_progress_with_a_token_no_request_carried_fails(tmp_path):
     root, proc = run_one_server(tmp_path, progress_server([1], token_from_request=False),
                                 lines=jsonl(call(1, token="t1")))
-    failed(proc, f"{KEY}:1: [stdout-progress-unknown-token] progress for token \"nobody-sent-this\"",
+    failed(proc, f"{SERVER}: [stdout-progress-unknown-token] stdout line 1: progress for token \"nobody-sent-this\"",
            "basic/patterns/progress.mdx")
 
 
 def test_progress_that_falls_fails_at_each_step_down(tmp_path):
     root, proc = run_one_server(tmp_path, progress_server([2, 1, 0]), lines=jsonl(call(1, token="t1")))
-    failed(proc, f"{KEY}:2: [stdout-progress-not-increasing] progress 1 for token \"t1\" (transcript line 1) does "
-                 f"not exceed the 2 before it", f"{KEY}:3: [stdout-progress-not-increasing]",
+    failed(proc, f"{SERVER}: [stdout-progress-not-increasing] stdout line 2: progress 1 for token \"t1\" (transcript line 1) does "
+                 f"not exceed the 2 before it", f"{SERVER}: [stdout-progress-not-increasing] stdout line 3:",
            "MUST increase with each notification")
     assert f"{KEY}:1: [stdout-progress" not in proc.out
 
 
 def test_progress_after_the_reply_fails(tmp_path):
     root, proc = run_one_server(tmp_path, progress_server([1], after_reply=True), lines=jsonl(call(1, token="t1")))
-    failed(proc, f"{KEY}:2: [stdout-progress-after-reply]", "MUST stop after completion")
+    failed(proc, f"{SERVER}: [stdout-progress-after-reply] stdout line 2:", "MUST stop after completion")
 
 
 def test_rising_progress_before_the_reply_passes(tmp_path):
@@ -199,7 +200,7 @@ def test_a_request_cancelled_in_flight_owes_no_reply_and_the_server_lives_on(tmp
 
 def test_a_reply_after_a_cancel_in_flight_fails_with_the_must_not(tmp_path):
     root, proc = run_one_server(tmp_path, cancel_server(True), toml=CANCEL_TOML, lines=CANCEL_LINES)
-    failed(proc, f"{KEY}:2: [stdout-reply-after-cancel] id 1 (transcript line 1) was cancelled in flight by line 2",
+    failed(proc, f"{SERVER}: [stdout-reply-after-cancel] stdout line 2: id 1 (transcript line 1) was cancelled in flight by line 2",
            "MUST NOT send any further messages")
 
 
@@ -251,17 +252,17 @@ def test_a_listen_stream_acknowledged_first_passes(tmp_path):
 
 def test_a_listen_stream_that_does_not_start_with_its_acknowledgement_fails(tmp_path):
     root, proc = run_one_server(tmp_path, listen_server(CHANGED), lines=jsonl(listen("l1")))
-    failed(proc, f"{KEY}:1: [stdout-listen-not-acknowledged-first]", "subscriptions.mdx")
+    failed(proc, f"{SERVER}: [stdout-listen-not-acknowledged-first] stdout line 1:", "subscriptions.mdx")
 
 
 def test_a_listen_notification_without_or_with_a_foreign_subscription_id_fails(tmp_path):
     bare = ('{"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", '
             '"params": {"notifications": {"toolsListChanged": True}}}')
     root, proc = run_one_server(tmp_path / "bare", listen_server(bare), lines=jsonl(listen("l1")))
-    failed(proc, f"{KEY}:1: [stdout-listen-no-subscription-id]")
+    failed(proc, f"{SERVER}: [stdout-listen-no-subscription-id] stdout line 1:")
     foreign = ACK.replace('"_meta": sub', '"_meta": {"io.modelcontextprotocol/subscriptionId": "l9"}')
     root, proc = run_one_server(tmp_path / "foreign", listen_server(foreign), lines=jsonl(listen("l1")))
-    failed(proc, f"{KEY}:1: [stdout-listen-unknown-subscription] notifications/subscriptions/acknowledged names "
+    failed(proc, f"{SERVER}: [stdout-listen-unknown-subscription] stdout line 1: notifications/subscriptions/acknowledged names "
                  f"subscription \"l9\"")
 
 

@@ -11,6 +11,7 @@ from support.tool_repos import (META, compact, example_toml, invoke, jsonl, make
                                 server, violation)
 
 KEY = "examples/srv/answer_key.jsonl"
+SERVER = "examples/srv/server.py (python)"  # where a broken stdout rule is named
 
 
 def test_an_unclosed_fence_above_a_marker_pair_is_a_broken_page(tmp_path):
@@ -41,7 +42,7 @@ def test_a_50_mib_transcript_line_is_fed_at_pipe_speed(tmp_path):
     assert json.loads(reply["result"]["content"][0]["text"])["length"] == len(big) + 1
 
 
-def test_a_non_utf8_byte_in_a_reply_is_named_at_its_answer_key_line(tmp_path):
+def test_a_non_utf8_byte_in_a_reply_is_named_at_the_server_with_its_stdout_line(tmp_path):
     """It used to hide the reply from the runner, which then reported a hang."""
     body = '''
     for line in sys.stdin:
@@ -53,7 +54,7 @@ def test_a_non_utf8_byte_in_a_reply_is_named_at_its_answer_key_line(tmp_path):
     '''
     root, proc = run_one_server(tmp_path, body)
     assert proc.returncode == 3, proc.out
-    assert "examples/srv/answer_key.jsonl:1: [stdout-not-utf8]" in proc.out
+    assert f"{SERVER}: [stdout-not-utf8] stdout line 1:" in proc.out
     assert "hang" not in proc.out
 
 
@@ -89,7 +90,7 @@ def test_a_discover_answered_with_an_error_fails(tmp_path):
     '''
     root, proc = run_one_server(tmp_path, body, lines=jsonl(DISCOVER, req(2)))
     assert proc.returncode == 3, proc.out
-    assert "examples/srv/answer_key.jsonl:1: [stdout-discover-failed]" in proc.out
+    assert "examples/srv/server.py (python): [stdout-discover-failed] stdout line 1:" in proc.out
 
 
 def test_a_discover_left_unanswered_fails(tmp_path):

@@ -13,6 +13,7 @@ from runex.wire import transcript
 
 KEY = "examples/srv/answer_key.jsonl"
 TRANSCRIPT = "examples/srv/transcript.jsonl"
+SERVER_AT = "examples/srv/server.py (python)"  # where a broken stdout rule is named
 
 
 def run_server(tmp_path, body: str, lines: str | None = None, toml: str | None = None, *args: str):
@@ -29,25 +30,26 @@ def assert_failed(root, proc, *expected: str):
 # Each server misbehaves once, on the first request, then answers normally.
 MISBEHAVIOURS = {
     "non-utf8": ('sys.stdout.buffer.write(b"\\xff\\xfe{}\\n"); sys.stdout.flush()',
-                 [f"{KEY}:1: [stdout-not-utf8]", "byte 0"]),
+                 [f"{SERVER_AT}: [stdout-not-utf8] stdout line 1:", "byte 0"]),
     "stray-line": ('print("debug: got a request"); sys.stdout.flush()',
-                   [f"{KEY}:1: [stdout-not-a-message]", "debug: got a request",
+                   [f"{SERVER_AT}: [stdout-not-a-message] stdout line 1:", "debug: got a request",
                     "diagnostics belong on stderr"]),
-    "not-an-object": ('print("[1, 2]"); sys.stdout.flush()', [f"{KEY}:1: [stdout-not-jsonrpc]"]),
+    "not-an-object": ('print("[1, 2]"); sys.stdout.flush()', [f"{SERVER_AT}: [stdout-not-jsonrpc] stdout line 1:"]),
     "server-request": ('send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})',
-                       [f"{KEY}:1: [stdout-server-request]", "sampling/createMessage"]),
+                       [f"{SERVER_AT}: [stdout-server-request] stdout line 1:", "sampling/createMessage"]),
     "unknown-id": ('send({"jsonrpc": "2.0", "id": 99, "result": result_for(msg)})',
-                   [f"{KEY}:1: [stdout-reply-without-request]", "response id 99 was never asked"]),
+                   [f"{SERVER_AT}: [stdout-reply-without-request] stdout line 1:", "response id 99 was never asked"]),
     "null-id-reply": ('send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no"}})',
-                      [f"{KEY}:1: [stdout-reply-without-request]", "null id"]),
-    "neither-result-nor-error": ('send({"jsonrpc": "2.0", "id": 5})', [f"{KEY}:1: [stdout-not-jsonrpc]"]),
+                      [f"{SERVER_AT}: [stdout-reply-without-request] stdout line 1:", "null id"]),
+    "neither-result-nor-error": ('send({"jsonrpc": "2.0", "id": 5})',
+                                 [f"{SERVER_AT}: [stdout-not-jsonrpc] stdout line 1:"]),
     "bad-error-shape": ('send({"jsonrpc": "2.0", "id": 77, "error": {"code": "x", "message": "m"}})',
-                        [f"{KEY}:1: [stdout-not-jsonrpc]", "integer \\\"code\\\""]),
+                        [f"{SERVER_AT}: [stdout-not-jsonrpc] stdout line 1:", "integer \\\"code\\\""]),
 }
 
 
 @pytest.mark.parametrize("case", sorted(MISBEHAVIOURS))
-def test_a_bad_line_on_stdout_fails_the_example_naming_the_answer_key_line(tmp_path, case):
+def test_a_bad_line_on_stdout_fails_the_example_naming_the_server_and_its_stdout_line(tmp_path, case):
     code, expected = MISBEHAVIOURS[case]
     body = f'''
     first = True
@@ -62,6 +64,7 @@ def test_a_bad_line_on_stdout_fails_the_example_naming_the_answer_key_line(tmp_p
     root, proc = run_server(tmp_path, body)
     expected = [e.replace('\\"', '"') for e in expected]
     assert_failed(root, proc, *expected)
+    assert "answer_key.jsonl:" not in proc.out, "the answer key is the one file never to edit: name the server"
 
 
 def test_reply_to_a_notification(tmp_path):
@@ -72,7 +75,7 @@ def test_reply_to_a_notification(tmp_path):
     '''
     root, proc = run_server(tmp_path, body)
     # Line 1 answers request 1, line 2 answers the notification, line 3 answers request 2.
-    assert_failed(root, proc, f"{KEY}:2: [stdout-reply-without-request]", '"for-a-notification" was never asked')
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-reply-without-request] stdout line 2:", '"for-a-notification" was never asked')
 
 
 def test_duplicate_reply(tmp_path):
@@ -85,7 +88,7 @@ def test_duplicate_reply(tmp_path):
                 answer(msg)
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:2: [stdout-duplicate-reply]", "already answered on stdout line 1")
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-duplicate-reply] stdout line 2:", "already answered on stdout line 1")
 
 
 def test_result_and_error_in_one_response(tmp_path):
@@ -97,7 +100,7 @@ def test_result_and_error_in_one_response(tmp_path):
                   "error": {"code": -32603, "message": "both"}})
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:1: [stdout-result-and-error]", f"{KEY}:2: [stdout-result-and-error]")
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-result-and-error] stdout line 1:", f"{SERVER_AT}: [stdout-result-and-error] stdout line 2:")
 
 
 def test_a_reply_that_is_not_jsonrpc_leaves_its_request_unanswered(tmp_path):
@@ -109,7 +112,7 @@ def test_a_reply_that_is_not_jsonrpc_leaves_its_request_unanswered(tmp_path):
             send(reply)
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:1: [stdout-not-jsonrpc]", f"{TRANSCRIPT}:1: [stdout-missing-reply]",
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-not-jsonrpc] stdout line 1:", f"{TRANSCRIPT}:1: [stdout-missing-reply]",
                   "request id 1 (tools/list) got no reply")
 
 
@@ -123,7 +126,7 @@ def test_unterminated_last_line(tmp_path):
     sys.stdout.flush()
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:3: [stdout-unterminated-line]")
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-unterminated-line] stdout line 3:")
 
 
 def test_server_notifications_are_allowed(tmp_path):
@@ -157,7 +160,7 @@ def test_a_result_that_breaks_the_schema_is_a_schema_finding(tmp_path):
             send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "tools": []}})
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:1: [stdout-schema]", "ttlMs missing")
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-schema] stdout line 1:", "ttlMs missing")
 
 
 # --- expected violations -------------------------------------------------------------------------------------
@@ -192,14 +195,14 @@ def test_an_expected_violation_that_vanishes_fails(tmp_path):
 def test_an_expected_violation_on_another_line_does_not_excuse_this_one(tmp_path):
     root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-a-message", 1))
     assert proc.returncode == 3, proc.out
-    assert f"{KEY}:2: [stdout-not-a-message]" in proc.out
+    assert f"{SERVER_AT}: [stdout-not-a-message] stdout line 2:" in proc.out
     assert "declares [stdout-not-a-message] at line 1, but it did not happen" in proc.out
 
 
 def test_an_expected_violation_of_another_rule_does_not_excuse_this_one(tmp_path):
     root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-utf8", 2))
     assert proc.returncode == 3, proc.out
-    assert f"{KEY}:2: [stdout-not-a-message]" in proc.out
+    assert f"{SERVER_AT}: [stdout-not-a-message] stdout line 2:" in proc.out
 
 
 def test_a_declared_malformed_transcript_line_gets_one_null_id_reply(tmp_path):
@@ -367,7 +370,7 @@ def test_a_server_notification_on_stdout_is_checked_against_the_schema(tmp_path)
             answer(msg)
     '''
     root, proc = run_server(tmp_path, body)
-    assert_failed(root, proc, f"{KEY}:1: [stdout-schema] notifications/progress notification:")
+    assert_failed(root, proc, f"{SERVER_AT}: [stdout-schema] stdout line 1: notifications/progress notification:")
 
 
 def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_path):
@@ -494,9 +497,9 @@ def test_a_run_that_stops_still_reports_every_wire_fault_it_wrote(tmp_path):
     '''
     root, proc = run_server(tmp_path, body, jsonl(req(1), req(2), note(), req(3)), "timeout = 1\n")
     assert_failed(root, proc, "no reply with id 3 to transcript line 4 within 1 s",
-                  f"{KEY}:1: [stdout-not-a-message]", f"{KEY}:3: [stdout-result-and-error]",
-                  f"{KEY}:5: [stdout-reply-without-request] response id 77",
-                  f'{KEY}:6: [stdout-reply-without-request] response id "3"')
+                  f"{SERVER_AT}: [stdout-not-a-message] stdout line 1:", f"{SERVER_AT}: [stdout-result-and-error] stdout line 3:",
+                  f"{SERVER_AT}: [stdout-reply-without-request] stdout line 5: response id 77",
+                  f'{SERVER_AT}: [stdout-reply-without-request] stdout line 6: response id "3"')
     assert proc.out.count("[stdout-") == 4, proc.out
 
 
@@ -510,5 +513,5 @@ def test_a_fault_declared_in_example_toml_is_not_reported_after_a_run_that_stops
     '''
     toml = "timeout = 1\n" + violation("stdout-not-a-message", 1)
     root, proc = run_server(tmp_path, body, jsonl(req(1), req(2)), toml)
-    assert_failed(root, proc, "no reply to transcript line 2", f"{KEY}:3: [stdout-not-a-message]")
+    assert_failed(root, proc, "no reply to transcript line 2", f"{SERVER_AT}: [stdout-not-a-message] stdout line 3:")
     assert f"{KEY}:1:" not in proc.out, proc.out

@@ -149,7 +149,7 @@ def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.
             result.failure = f"the server exited with status {result.returncode}, expected {example.config.exit_code}"
         if result.failure is not None:
             outcome.fail(result.failure_report(f"{rel_entry} ({impl.name})"), rel_entry)
-            _wire_stage_cut_short(example, outcome, result, lines, validator)
+            _wire_stage_cut_short(example, impl, outcome, result, lines, validator)
             return None
         runs.append(result.stdout)
     for number, other in enumerate(runs[1:], start=2):
@@ -186,12 +186,25 @@ def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], 
         impl = example.implementation(name)
         found = wire.check_stdout(stdout, lines, rel_key, rel_transcript, validator, example.config.sends)
         for problem in rules.match(found, example.config.expected_violations).unexpected:
-            where = (f"stdout line {problem.line}" if rules.RULES.get(problem.rule) == "stdout"
-                     else f"{problem.file}:{problem.line}")
-            rel_entry = outcome.rel(impl.entry)
-            faults.append((f"{rel_entry} ({name}): [{problem.rule}] {where}: {problem.message}", rel_entry))
-    for text, file in reversed(faults):
-        outcome.fail_first(text, file)
+            faults.append(_at_the_server(problem, f"{outcome.rel(impl.entry)} ({name})", outcome.rel(impl.entry)))
+    for text, file, line in reversed(faults):
+        outcome.fail_first(text, file, line)
+
+
+def _at_the_server(problem: Problem, servers: str, entry: str) -> tuple[str, str, int | None]:
+    """A broken stdout rule named at the server that wrote the line (`servers`: its entry file and implementation),
+    never at the answer key, which is the one file an author must not edit; its line is the stdout line. Any other
+    rule keeps its own file and line. Returns the text, the file and the line to annotate."""
+    if rules.RULES.get(problem.rule) != "stdout":
+        return str(problem), problem.file, problem.line
+    return f"{servers}: [{problem.rule}] stdout line {problem.line}: {problem.message}", entry, None
+
+
+def _servers(example: Example, outcome: Outcome) -> tuple[str, str]:
+    """Every implementation of `example` as a report names them ("src/main.rs (cargo) and server.py (python)"),
+    and the first one's entry file for an annotation: twins that agree wrote the same stdout, so both broke it."""
+    named = [f"{outcome.rel(impl.entry)} ({impl.name})" for impl in example.implementations]
+    return " and ".join(named), outcome.rel(example.implementations[0].entry)
 
 
 # After a run that stopped, these rules say what the failure said already (the reply it waited for) or what stopping
@@ -199,7 +212,8 @@ def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], 
 _SAID_BY_THE_FAILURE = {"stdout-missing-reply", "stdout-unterminated-line"}
 
 
-def _wire_stage_cut_short(example: Example, outcome: Outcome, result, lines, validator) -> None:
+def _wire_stage_cut_short(example: Example, impl: Implementation, outcome: Outcome, result, lines,
+                          validator) -> None:
     """The wire rules over what a failed run wrote before it stopped: every other fault is reported with it."""
     from ..wire import check as wire
 
@@ -210,7 +224,7 @@ def _wire_stage_cut_short(example: Example, outcome: Outcome, result, lines, val
                               validator, example.config.sends)
     found = [p for p in found if p.rule not in _SAID_BY_THE_FAILURE]
     for problem in rules.match(found, example.config.expected_violations).unexpected:
-        outcome.fail(str(problem), problem.file, problem.line)
+        outcome.fail(*_at_the_server(problem, f"{outcome.rel(impl.entry)} ({impl.name})", outcome.rel(impl.entry)))
 
 
 def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transcript_expected: list[Problem],
@@ -223,8 +237,9 @@ def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transc
     sorted_out = rules.match(found, example.config.expected_violations)
     vanished = [v for v in sorted_out.vanished if not v.rule.startswith("http-")  # run/http_stage.py's to judge
                 and not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
+    servers, entry = _servers(example, outcome)
     for problem in sorted_out.unexpected:
-        outcome.fail(str(problem), problem.file, problem.line)
+        outcome.fail(*_at_the_server(problem, servers, entry))
     for declared in vanished:
         rel_config = outcome.rel(example.dir / "example.toml")
         outcome.fail(f"{rel_config} declares [{declared.rule}] at line {declared.line}, but it did not happen; "
