@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from support.repo import ROOT, free_port
+from support.repo import ROOT, free_port, site_env
 
 PAGE = ROOT / "docs/mcp/every-request-stands-alone.md"
 TIMEOUT = 300  # CI=true runs every example again in the hook: generous on a loaded machine
@@ -46,14 +46,15 @@ class Log:
 @pytest.mark.slow  # starts the real `make serve`
 def test_a_hand_edited_block_is_pasted_back_in_one_rebuild():
     original = PAGE.read_bytes()
-    begin = original.index(b"<!-- example-begin: stands-alone/conversation -->")
-    drifted = original[:begin] + original[begin:].replace(b'"jsonrpc"', b'"JSONRPC"', 1)
+    marker = b"<!-- example-begin: stands-alone/conversation -->\n"
+    assert marker + b"<!-- example-end -->" in original, "a conversation's markers stay empty"
+    drifted = original.replace(marker, marker + b'<p class="exchange">typed by hand</p>\n', 1)
     assert drifted != original
     port = free_port()
     server = subprocess.Popen([sys.executable, "tools/serve_site.py", "-a", f"127.0.0.1:{port}",
                                "-f", "mkdocs.serve.yml", "--dirty"], cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, process_group=0,
-                              env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+                              env=site_env())
     log = Log(server.stderr)
     try:
         log.wait_for("Serving on")

@@ -99,11 +99,20 @@ class Reporter:
 
         for result in drifted:
             for block in result.stale:
-                self.line(f"{self.paint('drifted ', 'yellow')} {result.rel}:{block.line}: the block pasted "
-                          f"from examples/{block.target} differs from the file")
-                self.annotate(result.rel, block.line, f"pasted block differs from examples/{block.target}")
+                said = _stale_block(block.target)
+                self.line(f"{self.paint('drifted ', 'yellow')} {result.rel}:{block.line}: {said}")
+                self.annotate(result.rel, block.line, said)
             self.line("\n".join("    " + l for l in diff_bytes(result.old.encode(), result.new.encode(),
                                  f"{result.rel} (checked in)", f"{result.rel} (as pasted)").splitlines()))
+
+
+def _stale_block(target: str) -> str:
+    from ..paste.pages import is_conversation
+
+    if is_conversation(target):
+        return (f"text between the markers of {target}: a conversation's markers stay empty, its view is rendered "
+                f"when the site is built (tools/runex/paste/markdown_ext.py)")
+    return f"the block pasted from examples/{target} differs from the file"
 
 
 def render(report, verbose: bool = False) -> str:
