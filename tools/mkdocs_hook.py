@@ -1,4 +1,5 @@
-"""A convenience for `mkdocs serve` only: when a watched file changes, re-run the examples and re-paste the pages.
+"""A convenience for `mkdocs serve` only: when a watched file changes, re-run the examples and re-paste the pages, and
+mark the pages whose conversation views read a changed file, so that `--dirty` renders them again.
 
 Every check lives in tools/run_examples.py and the tests, never here: Zensical (Material's successor) reads the
 same mkdocs.yml and ignores hooks, and `mkdocs build` skips this hook, so nothing published depends on it.
