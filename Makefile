@@ -6,11 +6,12 @@ PYTHON_BOOT ?= python3
 VENV        := .venv
 PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
+TOOLS_PTH   := $(VENV)/.tools-on-path
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test check regen site setup sandbox wasm-target clean bench zensical example
 
-setup: $(STAMP) sandbox wasm-target
+setup: $(TOOLS_PTH) sandbox wasm-target
 
 # "Run it here" runs each Rust example in the reader's browser, built for wasm32-wasip1: rustup adds that target's
 # standard library once (a no-op after that).
@@ -34,19 +35,25 @@ $(STAMP): requirements.txt constraints.txt package-lock.json
 	npm ci --no-audit --no-fund   # pyodide and @bjorn3/browser_wasi_shim ("Run it here"), the conformance suite and its Node 22 (package-lock.json pins them)
 	touch $(STAMP)
 
+# mkdocs.yml's markdown extension runex.paste.markdown_ext (the conversation view, rendered at build time) lives in
+# tools/: a .pth file puts this checkout's tools/ on the venv's import path, for `python -m mkdocs` and the tests.
+$(TOOLS_PTH): $(STAMP)
+	$(PYTHON) tools/venv_path.py $(VENV)
+	touch $@
+
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
 # mkdocs.serve.yml is the site without search and git dates; --dirty rebuilds only the page that changed (mkdocs
 # aborts a dirty build under --strict; `make site` is the strict build); tools/serve_site.py is `mkdocs serve`
 # polling every 0.1 s, not 0.5 s: about 0.7 s from save to page here (benchmarks/serve_latency.py --make-serve).
-serve: $(STAMP) sandbox wasm-target
+serve: $(TOOLS_PTH) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) tools/serve_site.py -f mkdocs.serve.yml --dirty
 
-regen: $(STAMP) sandbox wasm-target
+regen: $(TOOLS_PTH) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 
-check: $(STAMP) sandbox wasm-target
+check: $(TOOLS_PTH) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py --check
 
 # One example (and its page) in seconds, not the whole suite's minutes: the tool's check of NAME, then every rule the
@@ -67,7 +74,7 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
-test: $(STAMP) sandbox wasm-target zensical
+test: $(TOOLS_PTH) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
 	$(PYTHON) -m pytest
 
@@ -76,7 +83,7 @@ test: $(STAMP) sandbox wasm-target zensical
 zensical:
 	$(PYTHON_BOOT) tools/zensical_env.py
 
-bench: $(STAMP) sandbox wasm-target
+bench: $(TOOLS_PTH) sandbox wasm-target
 	$(PYTHON) benchmarks/bench.py
 
 clean:

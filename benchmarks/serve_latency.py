@@ -119,7 +119,8 @@ def main() -> int:
     comment = "#" if args.file == "server.py" else "//"
     original = source.read_bytes()
     python = sys.executable
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    # mkdocs.yml's markdown extension (runex.paste.markdown_ext) from this checkout's tools/, whichever venv runs it.
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT / "tools"))
     subprocess.run([python, "tools/run_examples.py"], cwd=ROOT, check=True, capture_output=True)
     subprocess.run([python, "tools/site_assets.py"], cwd=ROOT, check=True, capture_output=True)
     port = free_port()

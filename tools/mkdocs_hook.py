@@ -1,4 +1,5 @@
-"""A convenience for `mkdocs serve` only: when a watched file changes, re-run the examples and re-paste the pages.
+"""A convenience for `mkdocs serve` only: when a watched file changes, re-run the examples and re-paste the pages, and
+mark the pages whose conversation views read a changed file, so that `--dirty` renders them again.
 
 Every check lives in tools/run_examples.py and the tests, never here: Zensical (Material's successor) reads the
 same mkdocs.yml and ignores hooks, and `mkdocs build` skips this hook, so nothing published depends on it.
@@ -92,6 +93,66 @@ class OwnWrites:
 
 own_writes = OwnWrites()
 
+CONVERSATION_MARKER = re.compile(r"<!--\s*example-begin:\s*([A-Za-z0-9_.-]+)/conversation[#\s]")
+BORROWED = re.compile(r'^\s*(?:transcript_from|implementations_from)\s*=\s*"([A-Za-z0-9_.-]+)"', re.M)
+
+
+class Views:
+    """Which pages show a conversation whose inputs changed since the last build: the view is rendered when the
+    page is built (tools/runex/paste/markdown_ext.py), and `serve --dirty` builds only pages whose file changed, so
+    an answer key the tool rewrote would not reach its page. Such a page's mtime is moved to now (its bytes stay)."""
+
+    def __init__(self):
+        self.stamps: dict[Path, tuple] = {}
+
+    def pages_to_touch(self, root: Path) -> list[Path]:
+        tool = tool_source_digest()  # an edit to the view's code renders every view again
+        stamps = {page: (tool, self._stamp(root, names)) for page, names in self._pages(root).items()}
+        changed = [page for page, stamp in stamps.items() if page in self.stamps and self.stamps[page] != stamp]
+        self.stamps = stamps
+        return changed
+
+    @staticmethod
+    def _pages(root: Path) -> dict[Path, set[str]]:
+        found = {}
+        for page in (root / "docs").rglob("*.md"):
+            try:
+                names = set(CONVERSATION_MARKER.findall(page.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                continue
+            if names:
+                found[page] = names
+        return found
+
+    @staticmethod
+    def _stamp(root: Path, names: set[str]) -> tuple:
+        """Every file of the named examples and of the ones they borrow from: its size and mtime."""
+        folders = set(names)
+        for name in names:
+            try:
+                folders.update(BORROWED.findall((root / "examples" / name / "example.toml").read_text("utf-8")))
+            except (OSError, UnicodeDecodeError):
+                pass
+        seen = []
+        for name in sorted(folders):
+            for path in sorted((root / "examples" / name).glob("**/*")):
+                if path.is_file() and "target" not in path.parts:
+                    info = path.stat()
+                    seen.append((str(path), info.st_size, info.st_mtime_ns))
+        return tuple(seen)
+
+
+views = Views()
+
+
+def touch_changed_views() -> None:
+    now = time.time()
+    for page in views.pages_to_touch(ROOT):
+        try:
+            os.utime(page, (now, now))
+        except OSError:
+            pass
+
 
 def on_startup(command: str, dirty: bool) -> None:
     _state["serving"] = command == "serve"
@@ -105,6 +166,7 @@ def on_pre_build(config) -> None:
         # `make serve` has just run the tool; re-run it only for rebuilds that a file change started. Import all of
         # it now, so that the first edit does not wait for the modules only a real run imports.
         _import_the_whole_tool()
+        views.pages_to_touch(ROOT)  # what the first build renders
         return
     # In this process, not a subprocess: a new interpreter and the tool's imports were a seventh of the time from
     # saving an example to seeing it (benchmarks/serve_latency.py). Only the examples whose inputs changed run (the
@@ -113,6 +175,7 @@ def on_pre_build(config) -> None:
     own_writes.tool_started()
     try:
         code, summary, output = run_tool()
+        touch_changed_views()  # before tool_done: a touched page's bytes are the build's, so its event is dropped
     finally:
         own_writes.tool_done()
     if code == 0:

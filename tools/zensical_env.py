@@ -4,7 +4,8 @@
 Its own venv, never the shared .venv: that one holds exactly the MkDocs stack requirements.txt pins, and Zensical
 is a second program to build the same mkdocs.yml, not a dependency of anything there. The packages both use come
 from constraints.txt (`-c`), so Zensical renders with the same Markdown, pymdown-extensions and Pygments as MkDocs;
-requirements-zensical.txt pins Zensical and its two other dependencies.
+requirements-zensical.txt pins Zensical and its two other dependencies. A .pth file (tools/venv_path.py) puts
+this checkout's tools/ on its import path: mkdocs.yml's markdown extension runex.paste.markdown_ext lives there.
 
 A stamp in the venv records what it was made from (both files, byte for byte); when either file changes, the venv
 is made again from nothing, so it never holds a mix of old and new pins. CI runs this in .ci/run before `make test`.
@@ -20,6 +21,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import venv_path
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIREMENTS = ROOT / "requirements-zensical.txt"
@@ -53,6 +56,8 @@ def installed_program() -> tuple[Path | None, str]:
     if not STAMP.is_file() or STAMP.read_text(encoding="utf-8").strip() != wanted():
         return None, (f"{VENV.relative_to(ROOT)} did not finish or was made from other pins than "
                       f"{REQUIREMENTS.name} and {CONSTRAINTS.name} hold now; run: {FIX}")
+    if not venv_path.current(VENV):  # mkdocs.yml's markdown extension lives in this checkout's tools/
+        return None, f"{VENV.relative_to(ROOT)} does not have this checkout's tools/ on its import path; run: {FIX}"
     return PROGRAM, ""
 
 
@@ -62,6 +67,7 @@ def make_venv() -> None:
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "-r", str(REQUIREMENTS), "-c", str(CONSTRAINTS)], check=True)
+    venv_path.write(VENV)
     temporary = STAMP.with_name(STAMP.name + ".tmp")
     temporary.write_text(wanted() + "\n", encoding="utf-8")
     os.replace(temporary, STAMP)  # written last: a venv without a stamp is one that did not finish
@@ -69,6 +75,9 @@ def make_venv() -> None:
 
 def main() -> int:
     program, _ = installed_program()
+    if program is None and STAMP.is_file() and STAMP.read_text(encoding="utf-8").strip() == wanted():
+        venv_path.write(VENV)  # the pins are installed; only the .pth is missing (or names another checkout)
+        program, _ = installed_program()
     if program is None:
         print(f"zensical_env: making {VENV.relative_to(ROOT)} with zensical=={pinned_version()}", file=sys.stderr)
         try:

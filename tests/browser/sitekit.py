@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from support.repo import IN_CI, ROOT
+from support.repo import IN_CI, ROOT, site_env
 from runex.paste import markers, pages  # the tool's own marker parser, region extractor and titles
 
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
@@ -84,7 +84,7 @@ def build_site(root: Path, site_dir: Path, timeout: float = 300) -> None:
                          + (assets.stdout + assets.stderr).strip())
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(root / "mkdocs.yml"),
                "--site-dir", str(site_dir)]
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = site_env(root)
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip().splitlines()

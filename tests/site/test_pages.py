@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.repo import ROOT, run_tool
+from support.repo import ROOT, run_tool, site_env
 
 from runex.paste import markers
 
@@ -129,7 +128,7 @@ def test_check_passes_so_every_example_is_pasted_and_every_block_equals_its_file
 
 @pytest.mark.slow  # a whole mkdocs build
 def test_site_builds_strictly(tmp_path: Path):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = site_env()
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]

@@ -6,14 +6,13 @@ never add or change one, or `make serve` would show a site that is not the one p
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 import yaml
 
-from support.repo import ROOT
+from support.repo import ROOT, site_env
 
 LEFT_OUT = {"search", "git-revision-date-localized"}  # re-indexing and `git log` per page, on every rebuild
 
@@ -46,7 +45,7 @@ def test_make_serve_serves_the_serve_config_and_make_site_does_not():
 def test_the_serve_config_builds_strictly(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", "mkdocs.serve.yml",
                            "-d", str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+                          env=site_env())
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "site" / "index.html").is_file()
 

@@ -146,3 +146,29 @@ def test_own_writes_drops_what_the_build_read_and_passes_on_everything_else(tmp_
     gone = _Event(page)
     own.filter(passed.append, gone)
     assert passed[-1] is gone, "a deleted page is a change"
+
+
+def test_a_changed_answer_key_marks_the_pages_that_show_its_conversation(tmp_path):
+    """`serve --dirty` builds only pages whose file changed, and a conversation is rendered when its page is built
+    (runex/paste/markdown_ext.py): the hook moves the mtime of each page whose views read a file that changed,
+    its own examples' or one they borrow (transcript_from), and of no other page."""
+    hook = load_hook()
+    for name, toml in (("ex", ""), ("borrower", 'transcript_from = "lender"\n'), ("lender", ""), ("other", "")):
+        folder = tmp_path / "examples" / name
+        folder.mkdir(parents=True)
+        (folder / "example.toml").write_text(toml)
+        (folder / "answer_key.jsonl").write_text('{"id":1}\n')
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shows = {"ex.md": "ex/conversation -->", "borrower.md": "borrower/conversation#2-3 -->",
+             "source.md": "other/server.py -->"}
+    for page, target in shows.items():
+        (docs / page).write_text(f"# P\n\n<!-- example-begin: {target}\n<!-- example-end -->\n")
+    views = hook.Views()
+    assert views.pages_to_touch(tmp_path) == [], "the first build renders every page"
+    assert views.pages_to_touch(tmp_path) == [], "nothing changed"
+    (tmp_path / "examples/ex/answer_key.jsonl").write_text('{"id":1,"result":{}}\n')
+    assert views.pages_to_touch(tmp_path) == [docs / "ex.md"]
+    (tmp_path / "examples/lender/transcript.jsonl").write_text('{"id":1}\n')
+    (tmp_path / "examples/other/answer_key.jsonl").write_text("{}\n")
+    assert views.pages_to_touch(tmp_path) == [docs / "borrower.md"]

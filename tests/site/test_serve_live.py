@@ -1,19 +1,23 @@
 """`make serve` for real: tools/serve_site.py serving mkdocs.serve.yml, the hook running the real tool in mkdocs'
 process. A pasted block edited by hand is drift; the rebuild the edit starts re-pastes the page, and that write is
-read by the same build, so it starts no second rebuild (tools/mkdocs_hook.py, OwnWrites)."""
+read by the same build, so it starts no second rebuild (tools/mkdocs_hook.py, OwnWrites). A conversation whose
+example changed is rendered again though its page's file did not change (tools/mkdocs_hook.py, Views)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 import pytest
 
-from support.repo import ROOT, free_port
+from support.repo import ROOT, free_port, site_env
 
 PAGE = ROOT / "docs/mcp/every-request-stands-alone.md"
 TIMEOUT = 300  # CI=true runs every example again in the hook: generous on a loaded machine
@@ -43,36 +47,74 @@ class Log:
             time.sleep(0.1)
 
 
-@pytest.mark.slow  # starts the real `make serve`
-def test_a_hand_edited_block_is_pasted_back_in_one_rebuild():
-    original = PAGE.read_bytes()
-    begin = original.index(b"<!-- example-begin: stands-alone/conversation -->")
-    drifted = original[:begin] + original[begin:].replace(b'"jsonrpc"', b'"JSONRPC"', 1)
-    assert drifted != original
-    port = free_port()
+@contextlib.contextmanager
+def make_serve(port: int):
+    """tools/serve_site.py as `make serve` starts it, on `port`; its log; stopped whatever happens."""
     server = subprocess.Popen([sys.executable, "tools/serve_site.py", "-a", f"127.0.0.1:{port}",
                                "-f", "mkdocs.serve.yml", "--dirty"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, process_group=0,
-                              env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    log = Log(server.stderr)
+                              stderr=subprocess.PIPE, text=True, process_group=0, env=site_env())
     try:
+        log = Log(server.stderr)
         log.wait_for("Serving on")
         log.wait_quiet()
-        start = len(log.lines)
-        PAGE.write_bytes(drifted)
-        log.wait_for("run_examples", start)
-        log.wait_quiet()
-        after = log.lines[start:]
-        tool = next(line for line in after if "run_examples" in line)
-        assert "run_examples: " in tool and "1 pasted" in tool, "\n".join(after)
-        assert PAGE.read_bytes() == original, "the hook's tool run pasted the block back"
-        builds = [line for line in after if "Building documentation" in line]
-        assert len(builds) == 1, "the page the tool pasted started another rebuild:\n" + "\n".join(after)
+        yield log
     finally:
-        PAGE.write_bytes(original)
         os.killpg(server.pid, signal.SIGINT)
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+@pytest.mark.slow  # starts the real `make serve`
+def test_a_hand_edited_block_is_pasted_back_in_one_rebuild():
+    original = PAGE.read_bytes()
+    marker = b"<!-- example-begin: stands-alone/conversation -->\n"
+    assert marker + b"<!-- example-end -->" in original, "a conversation's markers stay empty"
+    drifted = original.replace(marker, marker + b'<p class="exchange">typed by hand</p>\n', 1)
+    try:
+        with make_serve(free_port()) as log:
+            start = len(log.lines)
+            PAGE.write_bytes(drifted)
+            log.wait_for("run_examples", start)
+            log.wait_quiet()
+            after = log.lines[start:]
+            tool = next(line for line in after if "run_examples" in line)
+            assert "run_examples: " in tool and "1 pasted" in tool, "\n".join(after)
+            assert PAGE.read_bytes() == original, "the hook's tool run pasted the block back"
+            builds = [line for line in after if "Building documentation" in line]
+            assert len(builds) == 1, "the page the tool pasted started another rebuild:\n" + "\n".join(after)
+    finally:
+        PAGE.write_bytes(original)
+
+
+@pytest.mark.slow  # starts the real `make serve`
+def test_a_conversation_whose_example_changed_is_rendered_again_though_its_page_did_not_change():
+    """The view is rendered when its page is built, and `--dirty` builds only pages whose file changed: an edit that
+    changes what a view shows and no byte of its page (a declared violation's reason in example.toml) must still
+    reach the served page (tools/mkdocs_hook.py, Views)."""
+    config = ROOT / "examples/stdio-logging/example.toml"
+    original = config.read_bytes()
+    assert b"a late cancel on purpose" in original
+    page = ROOT / "docs/mcp/stdio-transport.md"
+    page_bytes = page.read_bytes()
+    port = free_port()
+    mount = re.search(r"^site_url:\s*https?://[^/]+(/\S*)$", (ROOT / "mkdocs.yml").read_text(), re.M).group(1)
+    url = f"http://127.0.0.1:{port}{mount.rstrip('/')}/mcp/stdio-transport/"
+    try:
+        with make_serve(port) as log:
+            assert "a late cancel on purpose" in served(url)
+            start = len(log.lines)
+            config.write_bytes(original.replace(b"a late cancel on purpose", b"a cancel sent late on purpose"))
+            log.wait_for("run_examples", start)
+            log.wait_quiet()
+            assert page.read_bytes() == page_bytes, "the page's source holds no view: the tool left it as it was"
+            assert "a cancel sent late on purpose" in served(url), "\n".join(log.lines[start:])
+    finally:
+        config.write_bytes(original)
+
+
+def served(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode("utf-8")

@@ -8,7 +8,6 @@ mkdocs.yml, their one place, so the tests follow them when the repository moves.
 from __future__ import annotations
 
 import datetime
-import os
 import posixpath
 import re
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support.repo import ROOT
+from support.repo import ROOT, site_env
 
 DOCS = ROOT / "docs"
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -59,7 +58,7 @@ PAGES = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     site_dir = tmp_path_factory.mktemp("site-config") / "site"
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = site_env()
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]

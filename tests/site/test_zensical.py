@@ -11,7 +11,6 @@ comparison.
 from __future__ import annotations
 
 import html
-import os
 import re
 import shutil
 import subprocess
@@ -24,10 +23,10 @@ import yaml
 
 pytestmark = pytest.mark.slow  # builds the site with Zensical and with MkDocs
 
-from support.repo import ROOT, skip_or_fail
+from support.repo import ROOT, site_env, skip_or_fail
 
 import zensical_env
-from runex.paste import markers
+from runex.paste import markdown_ext, markers
 
 DOCS = ROOT / "docs"
 CONFIG = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -96,7 +95,7 @@ def zensical_site(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("zensical")
     _copy_sources(project)
     result = subprocess.run([str(program), "build", "--strict", "-f", "mkdocs.yml"], cwd=project,
-                            capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"), timeout=300)
+                            capture_output=True, text=True, env=site_env(NO_COLOR="1"), timeout=300)
     assert result.returncode == 0, f"zensical build --strict failed:\n{(result.stdout + result.stderr)[-4000:]}"
     return project / "site"
 
@@ -105,7 +104,7 @@ def zensical_site(tmp_path_factory) -> Path:
 def mkdocs_site(tmp_path_factory) -> Path:
     site = tmp_path_factory.mktemp("mkdocs") / "site"
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=ROOT,
-                            capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+                            capture_output=True, text=True, env=site_env(),
                             timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]
     return site
@@ -126,8 +125,10 @@ def test_every_page_and_the_404_page_exist(zensical_site: Path):
 def test_pasted_blocks_are_on_the_page(zensical_site: Path, page: str):
     """Every line inside the fences of every pasted block (sources, transcripts, answer keys, conversations)."""
     shown = visible_text((zensical_site / site_file(page)).read_text(encoding="utf-8"))
-    text = (DOCS / page).read_text(encoding="utf-8")
+    # As the build reads the page: each conversation rendered between its (empty) markers.
+    text = markdown_ext.expand((DOCS / page).read_text(encoding="utf-8"), ROOT, page)
     blocks = [s for s in markers.parse(text, page) if isinstance(s, markers.Block)]
+    assert all(b.body for b in blocks if b.path.endswith("/conversation")), f"{page}: a conversation rendered empty"
     missing = [(block.target, line) for block in blocks for line in fenced_lines(block.body) if line not in shown]
     assert not missing, f"{page}: {len(missing)} pasted lines are not on the page, first: {missing[:3]}"
 

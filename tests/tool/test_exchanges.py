@@ -1,7 +1,10 @@
-"""The conversation view (NAME/conversation): pairing by id, every kind of row, escaping, and --check on a hand edit.
+"""The conversation view (NAME/conversation): pairing by id, every kind of row, escaping, and --check on text
+between a conversation's markers.
 
-The markup is checked twice: as the text the tool pastes, and as the HTML Python-Markdown makes of it with the
-site's own extensions (md_in_html, superfences, attr_list), so a server's text cannot break the page around it.
+The page holds only the marker pair; the view is rendered when the site is built (paste/markdown_ext.py). The markup
+is checked twice: as the Markdown text the extension puts between the markers, and as the HTML Python-Markdown makes
+of it with the site's own extensions (md_in_html, superfences, attr_list), so a server's text cannot break the page
+around it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pytest
 from support.tool_repos import (ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server,
                                 violation)
 from runex.paste import conversation_view as exchanges
-from runex.paste import markers, pages
+from runex.paste import markdown_ext, markers, pages
 from runex.wire.rules import ExpectedViolation
 
 
@@ -221,6 +224,11 @@ def test_an_indented_marker_indents_the_whole_view():
 
 # ---------------------------------------------------------------- through the tool: pasting and --check
 
+def built(root, rel: str = "docs/p.md") -> str:
+    """The page as the site build reads it: each conversation rendered between its markers (markdown_ext.py)."""
+    return markdown_ext.expand((root / rel).read_text(), root, rel)
+
+
 def conversation_repo(tmp_path, transcript=None, toml=None):
     files = {"server.py": ECHO}
     if transcript is not None:
@@ -233,7 +241,10 @@ def conversation_repo(tmp_path, transcript=None, toml=None):
 def test_the_tool_pastes_a_conversation_and_check_passes(tmp_path):
     root = conversation_repo(tmp_path)
     assert invoke(root).returncode == 0
-    text = (root / "docs/p.md").read_text()
+    on_disk = (root / "docs/p.md").read_text()
+    assert "<!-- example-begin: ex/conversation -->\n<!-- example-end -->\n" in on_disk, "the markers stay empty"
+    assert "exchange" not in on_disk
+    text = built(root)
     # ECHO is a stdlib-only Python twin, so the view carries what "Run it here" needs (runex/paste/run_here.py).
     assert '<div class="conversation" data-example="ex" data-python="examples/ex/server.py" markdown>' in text
     key = (root / "examples/ex/answer_key.jsonl").read_text().splitlines()
@@ -242,19 +253,25 @@ def test_the_tool_pastes_a_conversation_and_check_passes(tmp_path):
     assert invoke(root, "--check").returncode == 0
 
 
-def test_check_reports_a_hand_edit_inside_a_conversation_block(tmp_path):
+def test_check_reports_text_between_a_conversations_markers_and_the_tool_empties_them(tmp_path):
+    """A page that still holds a pasted view (or a hand edit) between a conversation's markers: --check names the
+    page, the line and the rule, and ends with the command; the tool writes the pair empty again."""
     root = conversation_repo(tmp_path)
     assert invoke(root).returncode == 0
     path = root / "docs/p.md"
-    lines = path.read_text().splitlines(keepends=True)
-    begin = next(i for i, l in enumerate(lines, 1) if "example-begin: ex/conversation" in l)
-    edited = next(i for i, l in enumerate(lines) if '"jsonrpc": "2.0",' in l)
-    lines[edited] = lines[edited].replace('"2.0"', '"2.1"')
-    path.write_text("".join(lines))
+    empty = path.read_text()
+    old_view = built(root).split("<!-- example-begin: ex/conversation -->\n", 1)[1].split("<!-- example-end", 1)[0]
+    path.write_text(empty.replace("<!-- example-begin: ex/conversation -->\n",
+                                  "<!-- example-begin: ex/conversation -->\n" + old_view.replace('"2.0"', '"2.1"')))
+    begin = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "example-begin: ex/conversation" in l)
     proc = invoke(root, "--check")
     assert proc.returncode == 5, proc.out
-    assert f"drifted  docs/p.md:{begin}: the block pasted from examples/ex/conversation" in proc.out
-    assert invoke(root).returncode == 0 and '"2.1"' not in path.read_text()
+    assert (f"drifted  docs/p.md:{begin}: text between the markers of ex/conversation: a conversation's markers "
+            f"stay empty, its view is rendered when the site is built") in proc.out
+    assert "tools/run_examples.py" in proc.out.strip().splitlines()[-1]
+    with pytest.raises(markers.PageError, match=rf"docs/p.md:{begin}: text between the markers of ex/conversation"):
+        built(root)  # the site build refuses it too, rather than render it twice
+    assert invoke(root).returncode == 0 and path.read_text() == empty
 
 
 def test_a_changed_answer_key_changes_the_conversation_in_the_same_run(tmp_path):
@@ -262,7 +279,7 @@ def test_a_changed_answer_key_changes_the_conversation_in_the_same_run(tmp_path)
     assert invoke(root).returncode == 0
     (root / "examples/ex/server.py").write_text(ECHO.replace('"tools": []', '"tools": [], "note": "new"'))
     assert invoke(root).returncode == 0
-    assert '"note": "new"' in (root / "docs/p.md").read_text()
+    assert '"note": "new"' in built(root)
 
 
 def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp_path):
@@ -275,7 +292,7 @@ def test_the_conversation_uses_transcript_from_and_shows_declared_violations(tmp
     (root / "examples/src/example.toml").write_text(violation("transcript-not-json", 2, "cut short on purpose"))
     proc = invoke(root)
     assert proc.returncode == 0, proc.out
-    text = (root / "docs/p.md").read_text()
+    text = built(root)
     assert "Conversation: `examples/src/transcript.jsonl`" in text
     assert "Breaks <code>transcript-not-json</code> on purpose: cut short on purpose" in text
     assert 'data-id="null"' in text
@@ -327,7 +344,7 @@ def test_a_stderr_lane_is_written_shown_and_checked_like_the_answer_key(tmp_path
     lane = root / "examples/ex/stderr.txt"
     assert lane.read_text() == "log: read tools/list\nlog: read notifications/cancelled\nlog: read tools/list\n" \
                                "log: stdin closed\n"
-    text = (root / "docs/p.md").read_text()
+    text = built(root)
     assert '<div class="stderr-lane" markdown>' in text and "log: stdin closed" in text
     assert "stderr of the Python server" in text, "the lane names the language, not the tool's implementation kind"
     assert invoke(root, "--check").returncode == 0
@@ -351,7 +368,7 @@ def test_a_stderr_txt_left_without_its_lane_is_an_error_naming_the_file(tmp_path
     assert "delete it, or set stderr_lane" in proc.out and "python tools/run_examples.py" in proc.out.splitlines()[-1]
     (root / "examples/ex/stderr.txt").unlink()
     assert invoke(root).returncode == 0
-    assert "stderr-lane" not in (root / "docs/p.md").read_text()
+    assert "stderr-lane" not in built(root)
 
 
 def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
@@ -450,5 +467,5 @@ def test_a_page_may_show_a_conversation_in_parts_and_check_holds_each(tmp_path):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}},
                      {"p.md": page("ex/conversation#1", "ex/conversation#2-3", "ex/transcript.jsonl")})
     assert invoke(root).returncode == 0
-    text = (root / "docs/p.md").read_text()
+    text = built(root)
     assert "Conversation, transcript line 1:" in text and "Conversation, transcript lines 2\u20133:" in text

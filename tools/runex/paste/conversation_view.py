@@ -1,7 +1,7 @@
 """The conversation view: an example's transcript and answer key as the request/reply exchanges they are.
 
-`<!-- example-begin: NAME/conversation -->` pastes what `render` returns. The output is Markdown with HTML blocks
-(md_in_html) and fenced code (superfences), so it needs no JavaScript:
+A NAME/conversation marker pair stays empty in the page; the site build puts what `render` returns there
+(markdown_ext.py): Markdown with HTML blocks (md_in_html) and fenced code (superfences), needing no JavaScript:
 
 - the whole view is `<div class="conversation">`; each request with its reply is `<div class="exchange"
   data-id="ID">` (ID as JSON text: 1 and "1" differ); notifications, stray stdout lines, replies nobody asked for

@@ -102,8 +102,9 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     bodies: dict[int, list[str]] = {}
     blocks = [s for s in segments if isinstance(s, markers.Block)]
     for block in blocks:
-        if is_conversation(block.target):
-            bodies[block.line] = conversation_body(root, block, rel, overrides)
+        if is_conversation(block.target):  # checked here, rendered when the site is built (markdown_ext.py)
+            conversation_body(root, block, rel, overrides)
+            bodies[block.line] = []
             continue
         if is_http_view(block.target):
             bodies[block.line] = http_body(root, block, rel, overrides)

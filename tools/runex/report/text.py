@@ -96,12 +96,17 @@ class Reporter:
         if not drifted:
             return
         from ..answer_key.compare import diff_bytes
+        from ..paste.pages import is_conversation
 
         for result in drifted:
             for block in result.stale:
-                self.line(f"{self.paint('drifted ', 'yellow')} {result.rel}:{block.line}: the block pasted "
-                          f"from examples/{block.target} differs from the file")
-                self.annotate(result.rel, block.line, f"pasted block differs from examples/{block.target}")
+                conversation = is_conversation(block.target)
+                said = (f"text between the markers of {block.target}: a conversation's markers stay empty, its view "
+                        f"is rendered when the site is built (tools/runex/paste/markdown_ext.py)") if conversation \
+                    else f"the block pasted from examples/{block.target} differs from the file"
+                self.line(f"{self.paint('drifted ', 'yellow')} {result.rel}:{block.line}: {said}")
+                self.annotate(result.rel, block.line, said if conversation else
+                              f"pasted block differs from examples/{block.target}")
             self.line("\n".join("    " + l for l in diff_bytes(result.old.encode(), result.new.encode(),
                                  f"{result.rel} (checked in)", f"{result.rel} (as pasted)").splitlines()))
 
