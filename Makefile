@@ -60,7 +60,7 @@ check: $(TOOLS_PTH) sandbox wasm-target
 # suite holds for an example, run on NAME alone (its real servers with stdout closed, fed edge inputs, driven by the
 # official SDK client over stdio and HTTP; the workspace's rustfmt and layout), and with PAGE= that page's shape and
 # its place on the reading path.   make example NAME=pagination PAGE=pagination
-example: $(STAMP) sandbox
+example: $(TOOLS_PTH) sandbox
 	@test -n "$(NAME)" || { echo "usage: make example NAME=<folder under examples/> [PAGE=<page under docs/mcp/, no .md>]"; exit 2; }
 	$(PYTHON) tools/run_examples.py --check $(NAME)
 	$(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py \
