@@ -175,6 +175,8 @@ def list_examples(args: argparse.Namespace) -> int:
 
     root = (args.root or default_root()).resolve()
     examples, broken = model.discover(root)
+    if args.names:  # only these: --json then builds only these
+        examples = pipeline.select(examples, tuple(args.names), broken)
     entries = commands.listing(root, examples, with_commands=args.json, unsandboxed=args.unsandboxed)
     if args.json:
         print(json.dumps({"examples": entries, "broken": [str(b) for b in broken]}, indent=2))
