@@ -216,6 +216,9 @@ def test_list(tmp_path):
     assert "  pasted by: docs/p.md:5, docs/p.md:10\n" in proc.out
     assert "lonely\n" in proc.out and "  pasted by: no page\n" in proc.out
     assert not (root / "examples/ex/answer_key.jsonl").exists()
+    only = invoke(root, "--list", "lonely")
+    assert only.returncode == 0 and "lonely\n" in only.out and "\nex\n" not in "\n" + only.out
+    assert invoke(root, "--list", "nope").returncode == 2
 
 
 def test_list_json(tmp_path):
