@@ -76,6 +76,14 @@ def test_new_examples_pass_the_per_example_and_page_tests(copy):
     assert any("surrogate" in line and "new-both" in line for line in passed)
 
 
+def test_the_placeholders_left_to_write_are_named_on_each_stub(copy):
+    proc = pytest_in(copy, "tests/site/test_placeholders.py")
+    assert proc.returncode == 1, "the stubs' placeholders went unnoticed:\n" + proc.stdout[-4000:]
+    for name in MODES:
+        assert f"docs/mcp/{name}.md:" in proc.stdout, proc.stdout[-4000:]
+    assert "docs/index.md:" in proc.stdout, "the stub's line in docs/index.md is a placeholder too"
+
+
 def test_the_copy_keeps_the_nav_the_workspace_and_rustfmt(copy):
     proc = pytest_in(copy, *WHOLE)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]

@@ -96,13 +96,13 @@ def test_page_writes_a_stub_pasted_and_listed_at_the_end_of_its_level(tmp_path):
     assert proc.returncode == 0, proc.out
     stub = (root / "docs/mcp/my-demo.md").read_text()
     assert stub.startswith("---\ntitle: My demo\n") and "  - Level 201\n" in stub
-    assert '<div class="conversation" data-example="my-demo"' in stub, "the conversation is pasted"
+    assert "<!-- example-begin: my-demo/conversation -->" in stub
     assert 'title="examples/my-demo/server.py"' in stub, "the source is pasted"
-    assert "Do zastąpienia" in stub and "**Szukaj po polsku:**" in stub
+    assert "DO ZASTĄPIENIA:" in stub and "**Szukaj po polsku:**" in stub
     assert "      - mcp/first.md\n      - mcp/my-demo.md\n  - Contributing:" in (root / "mkdocs.yml").read_text()
     assert "1. [First](mcp/first.md)\n2. [My demo](mcp/my-demo.md)\n\n### 301" in (root / "docs/levels.md").read_text()
     index = (root / "docs/index.md").read_text()
-    assert "  and its second line.\n- [My demo](mcp/my-demo.md): Replace: one line about the page.\n\n### For" in index
+    assert "  and its second line.\n- [My demo](mcp/my-demo.md): REPLACE: one line about the page.\n\n### For" in index
     check = tool(root, "--check")
     assert check.returncode == 0, check.out
 

@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 
 from ..report.text import fix_command
-from . import model, scaffold
+from . import model, page_stub, scaffold
 
 
 def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
@@ -22,7 +22,8 @@ def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
     if page is not None:
         stub = page.relative_to(root)
         lines.append(f"created {stub} (the example pasted into it) and listed it in mkdocs.yml, docs/levels.md and "
-                     f"docs/index.md; replace every 'Replace:' and 'Do zastąpienia' placeholder in it.")
+                     f"docs/index.md; write every {' and '.join(page_stub.PLACEHOLDERS)} placeholder in them "
+                     f"(tests/site/test_placeholders.py fails until you have).")
     twins = " (both twins alike: they share one answer key)" if lang == "both" else ""
     lines += ["Next:", f"  1. Change the server{twins} and {model.TRANSCRIPT}, then run: {fix_command([name], root)}"]
     if page is None:

@@ -11,7 +11,9 @@ from ..errors import UsageError
 from ..fsutil import write_atomic
 
 LEVELS = ("101", "201", "301")
-REPLACE_EN = "Replace:"  # every English placeholder starts so; the Polish ones with "Do zastąpienia"
+# Every placeholder starts with one of these; tests/site/test_placeholders.py fails on a page that keeps one.
+REPLACE_EN, REPLACE_PL = "REPLACE:", "DO ZASTĄPIENIA:"
+PLACEHOLDERS = (REPLACE_EN, REPLACE_PL)
 
 SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/docs/specification/2026-07-28"
 
@@ -55,16 +57,16 @@ tags:
 
 ## Po polsku
 
-Do zastąpienia: w tym akapicie opisz po polsku, czego uczy ta strona i dla kogo jest przeznaczona. Wystarczą dwa
+{REPLACE_PL} w tym akapicie opisz po polsku, czego uczy ta strona i dla kogo jest przeznaczona. Wystarczą dwa
 lub trzy zdania, które streszczają sekcję „In short”.
 
-Do zastąpienia: tu wyjaśnij, co robi przykład `{name}`: jakie narzędzie udostępnia serwer, o co klient pyta w
+{REPLACE_PL} tu wyjaśnij, co robi przykład `{name}`: jakie narzędzie udostępnia serwer, o co klient pyta w
 transkrypcie i co serwer mu odpowiada.
 
-Do zastąpienia: na koniec wskaż, na co czytelnik powinien uważać, i odeślij go do strony, która omawia temat
+{REPLACE_PL} na koniec wskaż, na co czytelnik powinien uważać, i odeślij go do strony, która omawia temat
 dokładniej. Pojęcia nazywaj tak jak w słowniczku na stronie o dodawaniu przykładów.
 
-**Szukaj po polsku:** do zastąpienia: słowa kluczowe po polsku i po angielsku, na przykład narzędzie tool
+**Szukaj po polsku:** {REPLACE_PL} słowa kluczowe po polsku i po angielsku, na przykład narzędzie tool
 
 </div>
 """
