@@ -27,8 +27,8 @@ def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
     twins = " (both twins alike: they share one answer key)" if lang == "both" else ""
     lines += ["Next:", f"  1. Change the server{twins} and {model.TRANSCRIPT}, then run: {fix_command([name], root)}"]
     if page is None:
-        lines.append("  2. Paste it into a page under docs/ (or run `new` with --page 201 next time), with the "
-                     "conversation marker and the sources:")
+        lines.append("  2. Paste it into a page under docs/, the conversation marker and the sources (a new page is "
+                     "listed in mkdocs.yml, docs/levels.md and docs/index.md):")
         markers = ["conversation", *(entry for _, entry in scaffold.ENTRIES[lang])]
         lines += [f"       <!-- example-begin: {name}/{marker} -->\n       <!-- example-end -->" for marker in markers]
     else:
@@ -42,8 +42,11 @@ def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
         checks.append(f"{python} -m pytest tests/test_rust_examples.py   # lists the std-only lessons: add {name}")
     checks.append(f"{python} -m pytest tests/interop/test_closed_stdout.py -k {name}")
     checks.append(f"{python} -m pytest tests/interop/test_edge_inputs.py -k {name}")
+    checks.append(f"{python} -m pytest tests/interop/test_real_client.py -k {name}   # the official SDK's client")
     page_k = f" -k {Path(page).stem}" if page is not None else " -k PAGE"
     checks.append(f"{python} -m pytest tests/site/test_pages.py{page_k}")
     checks.append(f"{python} -m pytest tests/site/test_reading_path.py")
+    if page is not None:
+        checks.append(f"{python} -m pytest tests/site/test_placeholders.py   # fails until the page is written")
     lines += [f"       {check}" for check in checks]
     return "\n".join(lines)
