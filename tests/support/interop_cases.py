@@ -4,7 +4,9 @@ Collecting them builds nothing: the cases are the examples and implementations t
 (runex.examples.model.discover, which reads files only). A test then takes its example's entry from
 `run_examples.py --list --json`, which gives the command `serve` uses for each implementation and builds every
 implementation from the cache (compiling what changed), once per session and root, when the first test needs it.
-An example added later is covered without editing the tests.
+An example added later is covered without editing the tests. RUNEX_TEST_EXAMPLES (names, comma-separated) limits
+the cases, and what `--list --json` builds, to those examples: tests/test_new_example.py runs these tests on a copy
+of the repository whose other examples it does not build.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .repo import ROOT
 
 TOOL = ROOT / "tools" / "run_examples.py"
 MODES = ("auto", "2026-07-28")
+ONLY = tuple(n for n in os.environ.get("RUNEX_TEST_EXAMPLES", "").split(",") if n)
 
 
 def run_tool(*args: str, root: Path | None = None, timeout: float = 1800) -> subprocess.CompletedProcess:
@@ -32,7 +35,7 @@ def run_tool(*args: str, root: Path | None = None, timeout: float = 1800) -> sub
 
 @functools.cache
 def listing(root: Path = ROOT) -> dict:
-    done = run_tool("--list", "--json", root=None if root == ROOT else root)
+    done = run_tool("--list", "--json", *ONLY, root=None if root == ROOT else root)
     try:
         return json.loads(done.stdout)
     except ValueError:
@@ -47,7 +50,8 @@ def declared(root: Path = ROOT) -> list[dict]:
 
     examples, _ = model.discover(root)
     return [{"name": e.name, "transcript": str(e.transcript.relative_to(root)),
-             "implementations": [{"name": i.name.value} for i in e.implementations]} for e in examples]
+             "implementations": [{"name": i.name.value} for i in e.implementations]} for e in examples
+            if not ONLY or e.name in ONLY]
 
 
 def entry(name: str, impl: str | None = None, root: Path = ROOT) -> tuple[dict, dict | None]:

@@ -1,4 +1,4 @@
-"""The command line: exit codes, --check and drift, --list, NAME, -j, --repeat, --shard, annotations, serve, new."""
+"""The command line: exit codes, --check and drift, --list, NAME, -j, --repeat, --shard, annotations, serve (new: test_new.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, note, page, req, require, server, snapshot,
+from support.tool_repos import (ECHO, TOOLS, invoke, jsonl, make_repo, note, page, req, server, snapshot,
                                 status_lines, tool, violation, write)
 
 FIX = "Update answer keys and pages with: .venv/bin/python tools/run_examples.py"
@@ -44,7 +44,7 @@ def test_help_lists_the_exit_codes(tmp_path):
     for code in ("0  every example verified", "2  usage error", "3  an example failed", "4  a page is broken",
                  "5  drift (--check only)"):
         assert code in proc.out
-    assert "serve NAME" in proc.out and "new NAME --lang" in proc.out
+    assert "serve NAME" in proc.out and "new NAME [--lang both|cargo|python|rust]" in proc.out
 
 
 @pytest.mark.parametrize("args, words", [
@@ -216,6 +216,9 @@ def test_list(tmp_path):
     assert "  pasted by: docs/p.md:5, docs/p.md:10\n" in proc.out
     assert "lonely\n" in proc.out and "  pasted by: no page\n" in proc.out
     assert not (root / "examples/ex/answer_key.jsonl").exists()
+    only = invoke(root, "--list", "lonely")
+    assert only.returncode == 0 and "lonely\n" in only.out and "\nex\n" not in "\n" + only.out
+    assert invoke(root, "--list", "nope").returncode == 2
 
 
 def test_list_json(tmp_path):
@@ -384,57 +387,3 @@ def test_serve_an_unknown_example_or_implementation(tmp_path):
     wrong = serve(root, "ex", "--impl", "rust")
     _, err = wrong.communicate(timeout=20)
     assert wrong.returncode != 0 and b"has no implementation 'rust' (it has: python)" in err
-
-
-# --- new --------------------------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("lang, entry, files", [
-    ("python", "server.py", ["server.py"]),
-    ("rust", "main.rs", ["main.rs"]),
-    pytest.param("cargo", "src/main.rs", ["Cargo.toml", "src"], marks=pytest.mark.slow),  # a cargo build
-])
-def test_new_creates_an_example_that_passes_check_once_pasted(tmp_path, lang, entry, files):
-    if lang != "python":
-        require("rustc" if lang == "rust" else "cargo")
-    root = make_repo(tmp_path, {})
-    if lang == "cargo":  # the repository's layout: one workspace, which `new` joins the example to
-        write(root / "examples/Cargo.toml", '# the examples\' workspace\n[workspace]\nresolver = "2"\nmembers = []\n')
-        assert tool(root, "new", "zz-later", "--lang", lang).returncode == 0
-        write(root / "docs/later.md", page("zz-later/transcript.jsonl", "zz-later/answer_key.jsonl"))
-    proc = tool(root, "new", "my-demo", "--lang", lang)
-    assert proc.returncode == 0, proc.out
-    folder = root / "examples/my-demo"
-    assert sorted(p.name for p in folder.iterdir()) == sorted([*files, "transcript.jsonl", "answer_key.jsonl"])
-    if lang == "cargo":
-        manifest = (root / "examples/Cargo.toml").read_text()
-        assert manifest.startswith("# the examples' workspace\n"), "the rest of the manifest is kept"
-        assert 'members = [\n    "my-demo",\n    "zz-later",\n]' in manifest
-        assert "added it to the workspace's members" in proc.out
-        assert (root / "examples/Cargo.lock").is_file() and not (folder / "Cargo.lock").exists()
-    assert "created examples/my-demo/" in proc.out
-    assert f"<!-- example-begin: my-demo/{entry} -->" in proc.out
-
-    unpasted = invoke(root, "--check")
-    assert unpasted.returncode == 4 and "examples/my-demo: pasted by no page" in unpasted.out
-    write(root / "docs/new.md", page(f"my-demo/{entry}", "my-demo/transcript.jsonl", "my-demo/answer_key.jsonl"))
-    assert invoke(root).returncode == 0
-    check = tool(root, "--check")
-    assert check.returncode == 0, check.out
-    assert "verified my-demo" in check.out
-
-
-@pytest.mark.parametrize("name, words", [("Bad_Name", "lowercase letters"), ("serve", "lowercase letters"),
-                                         ("ex", "examples/ex already exists")])
-def test_new_refuses_bad_or_taken_names(tmp_path, name, words):
-    root = make_repo(tmp_path, {"ex": {"server.py": ECHO}})
-    before = snapshot(root, skip=())
-    proc = invoke(root, "new", name, "--lang", "python")
-    assert proc.returncode == 2, proc.out
-    assert words in proc.out
-    assert snapshot(root, skip=()) == before
-
-
-def test_new_needs_a_language(tmp_path):
-    root = make_repo(tmp_path, {})
-    proc = invoke(root, "new", "x")
-    assert proc.returncode == 2 and "--lang" in proc.out

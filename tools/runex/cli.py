@@ -26,9 +26,12 @@ MORE_HELP = f"""other commands:
   serve NAME [--impl rust|cargo|python] [--http ADDR]
                                           build (from cache) and run an example server on this stdin/stdout,
                                           or over Streamable HTTP at http://ADDR/mcp (a local address)
-  new NAME --lang cargo|rust|python       create examples/NAME with a working server, transcript and answer key
-                                          (cargo: a member of examples/Cargo.toml's workspace, on serde_json;
-                                          rust: one std-only file, for a lesson about having no crates)
+  new NAME [--lang both|cargo|python|rust] [--page 101|201|301]
+                                          create examples/NAME with working servers, transcript and answer key
+                                          (both, the default: Rust and Python twins with one answer key; cargo:
+                                          Rust only, a member of examples/Cargo.toml's workspace, on serde_json;
+                                          rust: one std-only file, for a lesson about having no crates);
+                                          --page: also docs/mcp/NAME.md at that level, listed in the nav
 
 Every build and every server runs in a bubblewrap (bwrap) sandbox: no network, no view of the repository or of
 this environment, a process limit. --unsandboxed (never with CI=true) runs without it, with a warning.
@@ -129,10 +132,16 @@ def parse_serve(argv):
 
 
 def parse_new(argv):
-    parser = _Parser(prog="run_examples.py new", description="Create examples/NAME with a working minimal "
-                     "server, a transcript and its verified answer key.")
+    from .examples import page_stub, scaffold
+
+    parser = _Parser(prog="run_examples.py new", description="Create examples/NAME with working minimal servers, "
+                     "a transcript and its verified answer key; with --page, a page that pastes them.")
     parser.add_argument("name", metavar="NAME")
-    parser.add_argument("--lang", choices=["cargo", "rust", "python"], required=True)
+    parser.add_argument("--lang", choices=scaffold.LANGS, default="both",
+                        help="both (default): a Rust twin (cargo) and a Python twin; or one language only")
+    parser.add_argument("--page", choices=page_stub.LEVELS, metavar="LEVEL",
+                        help="also write docs/mcp/NAME.md, a page stub at this level (101, 201 or 301), and list it "
+                             "in mkdocs.yml, docs/levels.md and docs/index.md")
     _common(parser)
     return parser.parse_args(argv)
 
@@ -166,6 +175,8 @@ def list_examples(args: argparse.Namespace) -> int:
 
     root = (args.root or default_root()).resolve()
     examples, broken = model.discover(root)
+    if args.names:  # only these: --json then builds only these
+        examples = pipeline.select(examples, tuple(args.names), broken)
     entries = commands.listing(root, examples, with_commands=args.json, unsandboxed=args.unsandboxed)
     if args.json:
         print(json.dumps({"examples": entries, "broken": [str(b) for b in broken]}, indent=2))
@@ -189,22 +200,18 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def new(args: argparse.Namespace) -> int:
+    import shlex
+
     from . import commands
+    from .examples import new_hint
 
     root = (args.root or default_root()).resolve()
-    folder, example, outcome = commands.new(root, args.name, args.lang, args.unsandboxed)
+    again = shlex.join(["new", args.name] + (["--lang", args.lang] if args.lang != "both" else [])
+                       + (["--page", args.page] if args.page else []))
+    rerun = fix_command([], root).replace("tools/run_examples.py", "tools/run_examples.py " + again, 1)
+    folder, example, outcome, page = commands.new(root, args.name, args.lang, args.unsandboxed, args.page, rerun)
     Reporter().example(outcome)
     if outcome.status == Status.FAILED:
         return EXIT_EXAMPLE_FAILED
-    from .examples import scaffold
-
-    entry = scaffold.ENTRY[args.lang]
-    joined = " (and added it to the workspace's members in examples/Cargo.toml)" if args.lang == "cargo" and \
-        (root / "examples/Cargo.toml").is_file() else ""
-    print(f"created {folder.relative_to(root)}/ with {entry}, {model.TRANSCRIPT} and {model.ANSWER_KEY}{joined}.\n"
-          f"Next: paste it into a page under docs/, for example\n"
-          f"  <!-- example-begin: {args.name}/{entry} -->\n  <!-- example-end -->\n"
-          f"  <!-- example-begin: {args.name}/{model.TRANSCRIPT} -->\n  <!-- example-end -->\n"
-          f"  <!-- example-begin: {args.name}/{model.ANSWER_KEY} -->\n  <!-- example-end -->\n"
-          f"then run: {fix_command([])}")
+    print(new_hint.text(root, folder, args.lang, page))
     return EXIT_OK

@@ -145,19 +145,35 @@ def _serve_http(spec, address: str, sandbox, label: str) -> int:
             listener.close()
 
 
-def new(root: Path, name: str, lang: str, unsandboxed: bool) -> tuple[Path, model.Example, Outcome]:
-    """Create examples/NAME from the templates and verify it; its answer key is written when it verifies."""
-    from .examples import scaffold
+def new(root: Path, name: str, lang: str, unsandboxed: bool, level: str | None = None,
+        rerun: str = "") -> tuple[Path, model.Example, Outcome, Path | None]:
+    """Create examples/NAME from the templates and verify it; its answer key is written when it verifies. With a
+    level, the page stub docs/mcp/NAME.md and its listings too (planned before anything is written, written when the
+    example verifies), then pasted."""
+    from . import pipeline
+    from .examples import page_stub, scaffold
     from .fsutil import write_atomic
     from .report.outcome import Status
     from .run.example import verify
 
     sandbox = open_sandbox(unsandboxed)
+    scaffold.check_name(root, name)
+    page = page_stub.plan(root, name, level, scaffold.ENTRIES[lang], rerun) if level else None
     folder = scaffold.create(root, name, lang)
     examples, _ = model.discover(root)
     example = next(e for e in examples if e.name == name)
     outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=schema_validator(root),
                      sandbox=sandbox)
-    if outcome.status != Status.FAILED:
-        write_atomic(example.answer_key, outcome.stdout)
-    return folder, example, outcome
+    if outcome.status == Status.FAILED:
+        return folder, example, outcome, None
+    write_atomic(example.answer_key, outcome.stdout)
+    if page is None:
+        return folder, example, outcome, None
+    page_stub.write_all(page)
+    pasted = pipeline.run(root, pipeline.Options(names=(name,), unsandboxed=unsandboxed))
+    if pasted.failed or pasted.pastes.errors:
+        from .report.text import fix_command
+
+        raise PageError(f"written, but the example could not be pasted into it; run: {fix_command([name], root)}",
+                        file=f"docs/mcp/{name}.md")
+    return folder, example, outcome, next(iter(page))

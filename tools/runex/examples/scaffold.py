@@ -1,4 +1,6 @@
-"""`new NAME --lang ...`: a new example folder that starts green (a working server, a transcript, its answer key)."""
+"""`new NAME [--lang ...]`: a new example folder that starts green (working servers, a transcript, its answer key).
+
+By default both twins: a cargo workspace member and a Python server with the same replies, byte for byte."""
 
 from __future__ import annotations
 
@@ -19,20 +21,28 @@ FILES = {
     "cargo": {"cargo/Cargo.toml": "Cargo.toml", "cargo/main.rs": "src/main.rs"},  # a member of the workspace
     "python": {"server.py": "server.py"},
 }
-ENTRY = {"rust": "main.rs", "cargo": "src/main.rs", "python": "server.py"}  # the file to paste on a page
+FILES["both"] = {**FILES["cargo"], **FILES["python"]}  # the default: twins sharing one transcript and answer key
+LANGS = ("both", "cargo", "rust", "python")
+# The files to paste on a page, with the label of each one's tab.
+ENTRIES = {"both": [("Rust", "src/main.rs"), ("Python", "server.py")], "cargo": [("Rust", "src/main.rs")],
+           "rust": [("Rust", "main.rs")], "python": [("Python", "server.py")]}
 
 MEMBERS = re.compile(r"^members\s*=\s*\[(?P<body>[^\]]*)\]", re.M)
 
 
-def create(root: Path, name: str, lang: str) -> Path:
+def check_name(root: Path, name: str) -> None:
     if not NAME_PATTERN.match(name) or name in RESERVED:
         raise UsageError(f"example names use lowercase letters, digits and hyphens (and not {', '.join(RESERVED)}),"
                          f" got {name!r}")
-    folder = root / "examples" / name
-    if folder.exists():
+    if (root / "examples" / name).exists():
         raise UsageError(f"examples/{name} already exists; choose another name or edit it in place")
+
+
+def create(root: Path, name: str, lang: str) -> Path:
+    check_name(root, name)
+    folder = root / "examples" / name
     workspace = root / "examples" / "Cargo.toml"
-    joined = _with_member(workspace, name) if lang == "cargo" and workspace.is_file() else None
+    joined = _with_member(workspace, name) if "Cargo.toml" in FILES[lang].values() and workspace.is_file() else None
     transcript = (TEMPLATES / TRANSCRIPT).read_text(encoding="utf-8")
     for template, target in FILES[lang].items():
         text = (TEMPLATES / template).read_text(encoding="utf-8").replace("EXAMPLE_NAME", name)

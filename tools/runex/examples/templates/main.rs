@@ -73,14 +73,17 @@ fn handle(line: &str) -> Option<String> {
     Some(format!(r#"{{"jsonrpc":"2.0","id":{id},{body}}}"#))
 }
 
-fn main() -> io::Result<()> {
+fn main() {
     let stdout = io::stdout();
     for line in io::stdin().lock().lines() {
-        if let Some(reply) = handle(&line?) {
-            let mut out = stdout.lock();
-            writeln!(out, "{reply}")?;
-            out.flush()?; // the client waits for this line
+        // A line that is not UTF-8 ends the toy; a real server answers it with -32700 (see serde-json).
+        let Ok(line) = line else { break };
+        let Some(reply) = handle(&line) else { continue };
+        let mut out = stdout.lock();
+        // The client waits for this line: flush it. A write that fails means the client has gone.
+        if let Err(err) = writeln!(out, "{reply}").and_then(|()| out.flush()) {
+            eprintln!("EXAMPLE_NAME: stdout closed ({err}), exiting");
+            return;
         }
     }
-    Ok(())
 }

@@ -1,13 +1,16 @@
 //! EXAMPLE_NAME: a minimal MCP 2026-07-28 server on stdio, one tool (`echo`). Replace the tool with yours.
+//! Its Python twin, where the folder has one, gives the same replies, byte for byte (one answer key).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};
 
+const SERVER_NAME: &str = "EXAMPLE_NAME";
+
 /// What the server reads from each line; `params` stays open (`Value`) because its shape depends on the method.
 #[derive(Deserialize)]
 struct Request {
-    id: Option<Value>, // no id: a notification, never answered
+    id: Option<Value>, // no id (or null): a notification, never answered
     method: String,
     #[serde(default)]
     params: Value,
@@ -24,15 +27,28 @@ struct Reply {
     error: Option<Value>,
 }
 
-#[derive(Deserialize)]
-struct EchoArguments {
-    text: String,
+impl Reply {
+    fn to(id: Value, answer: Result<Value, Value>) -> Reply {
+        match answer {
+            Ok(result) => Reply { jsonrpc: "2.0", id, result: Some(result), error: None },
+            Err(error) => Reply { jsonrpc: "2.0", id, result: None, error: Some(error) },
+        }
+    }
 }
 
 fn result(mut body: Value) -> Result<Value, Value> {
     body["resultType"] = json!("complete");
-    body["_meta"] = json!({"io.modelcontextprotocol/serverInfo": {"name": "EXAMPLE_NAME", "version": "0.1.0"}});
+    body["_meta"] = json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": "0.1.0"}});
     Ok(body)
+}
+
+fn echo(arguments: &Value) -> Result<Value, Value> {
+    match arguments["text"].as_str() {
+        Some(text) => result(json!({"content": [{"type": "text", "text": text}]})),
+        // Arguments that fail the tool's schema are a tool execution error the model can read and fix.
+        None => result(json!({"content": [{"type": "text", "text": "echo: arguments.text must be a string"}],
+                              "isError": true})),
+    }
 }
 
 fn handle(method: &str, params: &Value) -> Result<Value, Value> {
@@ -45,14 +61,7 @@ fn handle(method: &str, params: &Value) -> Result<Value, Value> {
             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
                             "additionalProperties": false},
         }], "ttlMs": 60000, "cacheScope": "public"})),
-        "tools/call" if params["name"] == "echo" => {
-            match EchoArguments::deserialize(&params["arguments"]) {
-                Ok(args) => result(json!({"content": [{"type": "text", "text": args.text}]})),
-                // Arguments that fail the tool's schema are a tool execution error the model can read and fix.
-                Err(why) => result(json!({"content": [{"type": "text", "text": format!("echo: {why}")}],
-                                          "isError": true})),
-            }
-        }
+        "tools/call" if params["name"] == "echo" => echo(&params["arguments"]),
         "tools/call" => {
             let name = params["name"].as_str().unwrap_or("");
             Err(json!({"code": -32602, "message": format!("Unknown tool: {name}")}))
@@ -61,24 +70,36 @@ fn handle(method: &str, params: &Value) -> Result<Value, Value> {
     }
 }
 
-fn main() -> io::Result<()> {
-    let mut stdout = io::stdout().lock();
-    for line in io::stdin().lock().lines() {
-        let line = line?;
-        let reply = match serde_json::from_str::<Request>(&line) {
-            Ok(Request { id: None, .. }) => continue,
-            Ok(Request { id: Some(id), method, params }) => {
-                eprintln!("answered {method}"); // logs go to stderr, never stdout
-                match handle(&method, &params) {
-                    Ok(result) => Reply { jsonrpc: "2.0", id, result: Some(result), error: None },
-                    Err(error) => Reply { jsonrpc: "2.0", id, result: None, error: Some(error) },
-                }
-            }
-            Err(_) => Reply { jsonrpc: "2.0", id: Value::Null, result: None,
-                              error: Some(json!({"code": -32700, "message": "Parse error"})) },
-        };
-        writeln!(stdout, "{}", serde_json::to_string(&reply)?)?;
-        stdout.flush()?; // the client waits for this line
+/// One line in, at most one reply out. A line serde_json refuses (a lone surrogate such as "\ud800" included) is
+/// a parse error with id null.
+fn reply_to(line: &str) -> Option<Reply> {
+    match serde_json::from_str::<Request>(line) {
+        Ok(Request { id: None, .. }) => None,
+        Ok(Request { id: Some(id), method, params }) => {
+            eprintln!("{SERVER_NAME}: answered {method}"); // logs go to stderr, never stdout
+            Some(Reply::to(id, handle(&method, &params)))
+        }
+        Err(_) => Some(Reply::to(Value::Null, Err(json!({"code": -32700, "message": "Parse error"})))),
     }
-    Ok(())
+}
+
+fn main() {
+    let mut stdout = io::stdout().lock();
+    for line in io::stdin().lock().split(b'\n') {
+        let Ok(line) = line else { break };
+        // Bytes that are not UTF-8 are refused whole, never patched with U+FFFD and acted on.
+        let reply = match std::str::from_utf8(&line).map(str::trim) {
+            Ok("") => continue, // a blank line is no message
+            Ok(text) => reply_to(text),
+            Err(_) => Some(Reply::to(Value::Null, Err(json!({"code": -32700, "message": "Parse error"})))),
+        };
+        let Some(reply) = reply else { continue };
+        let sent = serde_json::to_writer(&mut stdout, &reply).map_err(io::Error::from);
+        // The client waits for this line: flush it. A write that fails means the client has gone.
+        if let Err(err) = sent.and_then(|()| writeln!(stdout)).and_then(|()| stdout.flush()) {
+            eprintln!("{SERVER_NAME}: stdout closed ({err}), exiting");
+            return;
+        }
+    }
+    // End of stdin: the client has closed it, which is how a stdio server is told to stop.
 }
