@@ -34,18 +34,14 @@ def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
     else:
         lines.append(f"  2. Write the page {page.relative_to(root)}; it already pastes the conversation "
                      f"(<!-- example-begin: {name}/conversation -->) and the sources.")
-    lines.append("  3. The fast checks, seconds each (what the full suite holds):")
-    checks = [f"{tool} --check {name}"]
+    page_arg = f" PAGE={Path(page).stem}" if page is not None else " PAGE=<your page, no .md>"
+    lines.append(f"  3. The fast loop: every rule the full suite holds for an example and its page, in seconds (each "
+                 f"alone: \"Rules the suite holds\" in docs/contributing/adding-an-example.md):")
+    checks = [f"make example NAME={name}{page_arg}"]
     if lang in ("both", "cargo"):
-        checks.append(f"{python} -m pytest tests/test_rust_examples.py   # rustfmt: `cargo fmt --all` in examples/")
+        checks.append("cargo fmt --all   # in examples/, if rustfmt is what fails")
     if lang == "rust":
         checks.append(f"{python} -m pytest tests/test_rust_examples.py   # lists the std-only lessons: add {name}")
-    checks.append(f"{python} -m pytest tests/interop/test_closed_stdout.py -k {name}")
-    checks.append(f"{python} -m pytest tests/interop/test_edge_inputs.py -k {name}")
-    checks.append(f"{python} -m pytest tests/interop/test_real_client.py -k {name}   # the official SDK's client")
-    page_k = f" -k {Path(page).stem}" if page is not None else " -k PAGE"
-    checks.append(f"{python} -m pytest tests/site/test_pages.py{page_k}")
-    checks.append(f"{python} -m pytest tests/site/test_reading_path.py")
     if page is not None:
         checks.append(f"{python} -m pytest tests/site/test_placeholders.py   # fails until the page is written")
     lines += [f"       {check}" for check in checks]
