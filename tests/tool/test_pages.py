@@ -299,6 +299,9 @@ def test_an_example_pasted_by_no_page(tmp_path):
     assert ("broken   examples/orphan: pasted by no page; add <!-- example-begin: orphan/transcript.jsonl -->"
             in proc.out)
     assert "examples/ex:" not in proc.out
+    # naming one example judges that one: another folder still without a page is not its fault
+    assert invoke(root, "--check", "ex").returncode == 0
+    assert invoke(root, "--check", "orphan").returncode == 4
 
 
 def test_a_source_holding_a_marker_line_cannot_be_pasted(tmp_path):

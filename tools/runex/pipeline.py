@@ -279,7 +279,8 @@ def paste_pages(planned: Plan, outcomes: list[Outcome]) -> Pastes:
             errors.append(exc)
     unpasted: list[str] = []
     if not errors:
-        unpasted = sorted({e.name for e in planned.examples} - pages.pasted_examples(root, results))
+        # Of the examples this run verifies: `--check NAME` judges NAME, not another folder still without a page.
+        unpasted = sorted({e.name for e in planned.chosen} - pages.pasted_examples(root, results))
         errors += [PageError(f"pasted by no page; add <!-- example-begin: {name}/{model.TRANSCRIPT} --> and "
                              f"<!-- example-end --> to a page under docs/ (and its sources and answer key)",
                              file=f"examples/{name}") for name in unpasted]
