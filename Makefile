@@ -58,13 +58,14 @@ check: $(TOOLS_PTH) sandbox wasm-target
 
 # One example (and its page) in seconds, not the whole suite's minutes: the tool's check of NAME, then every rule the
 # suite holds for an example, run on NAME alone (its real servers with stdout closed, fed edge inputs, driven by the
-# official SDK client over stdio and HTTP; the workspace's rustfmt and layout), and with PAGE= that page's shape and
-# its place on the reading path, its screen budget, the share of docs/mcp its pastes take and no placeholder left.
+# official SDK client over stdio and HTTP, building no other example; the workspace's rustfmt and layout), and with
+# PAGE= that page's shape, its place on the reading path, its screen budget, the share of docs/mcp its pastes take
+# and no placeholder left.
 #   make example NAME=pagination PAGE=pagination
 example: $(TOOLS_PTH) sandbox
 	@test -n "$(NAME)" || { echo "usage: make example NAME=<folder under examples/> [PAGE=<page under docs/mcp/, no .md>]"; exit 2; }
 	$(PYTHON) tools/run_examples.py --check $(NAME)
-	$(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py \
+	RUNEX_TEST_EXAMPLES=$(NAME) $(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py \
 	  tests/interop/test_real_client.py tests/interop/test_http_client.py
 	$(PYTHON) -m pytest -q tests/test_rust_examples.py
 	$(if $(PAGE),$(PYTHON) -m pytest -q -k "$(PAGE)" tests/site/test_pages.py tests/browser/test_page_budget.py)

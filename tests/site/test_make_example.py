@@ -32,5 +32,5 @@ def test_it_runs_the_rules_on_the_named_example_and_page():
     assert "1 example: 1 verified" in out
     # four pytest runs (interop on first-server's servers, the workspace, the page, the reading path), none empty
     assert out.count(" passed") == 4, out
-    assert '-k "first-server" tests/interop/test_closed_stdout.py' in out
+    assert 'RUNEX_TEST_EXAMPLES=first-server .venv/bin/python -m pytest -q -k "first-server" tests/interop/' in out
     assert '-k "what-is-mcp" tests/site/test_pages.py' in out
