@@ -164,8 +164,8 @@ def test_dropping_ttl_ms_fails_both(copy):
     root, name = copy
     drop_ttl_ms(root, name)
     output = tool_check(root)
-    assert f"examples/{name}/answer_key.jsonl:" in output
-    assert "[stdout-schema] tools/list result: ttlMs missing" in output, output
+    assert f"examples/{name}/server.py (python): [stdout-" in output  # named at the server, not the answer key
+    assert "[stdout-schema] stdout line 2: tools/list result: ttlMs missing" in output, output
     assert_every_mode(client_problems(root, name), "mcp client raised ValidationError", "ttlMs", "Field required")
 
 
@@ -182,7 +182,7 @@ def test_answering_a_notification_fails_both(copy):
     root, name = copy
     answer_notifications(root, name)
     output = tool_check(root)
-    assert f"examples/{name}/answer_key.jsonl:" in output
+    assert f"examples/{name}/server.py (python): [stdout-" in output  # named at the server, not the answer key
     assert "[stdout-reply-without-request]" in output and "notifications get no reply" in output, output
     assert_every_mode(client_problems(root, name), "dropping response for unknown/late request id None")
 
@@ -191,7 +191,7 @@ def test_a_debug_print_on_stdout_fails_both(copy):
     root, name = copy
     debug_print(root, name)
     output = tool_check(root)
-    assert f"examples/{name}/answer_key.jsonl:1: [stdout-not-a-message]" in output, output
+    assert f"examples/{name}/server.py (python): [stdout-not-a-message] stdout line 1:" in output, output
     assert "debug: handling" in output
     assert_every_mode(client_problems(root, name), "mcp client could not read a stdout line",
                       "Invalid JSON", "debug: handling")
