@@ -1,6 +1,10 @@
 # Two commands on a fresh clone:
 #   make serve   verify every example, paste it into the pages, then build and serve the site on 127.0.0.1:8000
 #   make test    run every test (the same command CI runs through .ci/run)
+# While you work:
+#   make fast    pytest -m "not slow": the tool's and the pages' tests, without browser, site builds or SDK clients
+# Both run pytest on two workers (pytest-xdist; tests/support/worker_groups.py keeps the tests that share docs/ on
+# one worker).
 
 PYTHON_BOOT ?= python3
 VENV        := .venv
@@ -8,7 +12,7 @@ PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check regen site setup sandbox wasm-target clean bench zensical
+.PHONY: serve test fast check regen site setup sandbox wasm-target clean bench zensical
 
 setup: $(STAMP) sandbox wasm-target
 
@@ -54,9 +58,14 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
+PYTEST := $(PYTHON) -m pytest -n 2
+
 test: $(STAMP) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
-	$(PYTHON) -m pytest
+	$(PYTEST)
+
+fast: $(STAMP) sandbox
+	$(PYTEST) -m "not slow"
 
 # Zensical (pinned in requirements-zensical.txt) in its own venv under .cache/, for tests/site/test_zensical.py
 # (`make test` makes it first; made once, then checked against its pins in a fraction of a second).
