@@ -3,8 +3,9 @@
 #   make test    run every test (the same command CI runs through .ci/run)
 # While you work:
 #   make fast    pytest -m "not slow": the tool's and the pages' tests, without browser, site builds or SDK clients
-# Both run pytest on two workers (pytest-xdist; tests/support/worker_groups.py keeps the tests that share docs/ on
-# one worker).
+# make fast runs pytest on two workers (pytest-xdist; tests/support/worker_groups.py keeps the tests that share docs/
+# and the built site on one worker); `make test WORKERS=2` does the same for the whole suite (one worker by default
+# until that has passed CI twice in a row).
 
 PYTHON_BOOT ?= python3
 VENV        := .venv
@@ -58,14 +59,14 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
-PYTEST := $(PYTHON) -m pytest -n 2
+WORKERS ?= 0
 
 test: $(STAMP) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
-	$(PYTEST)
+	$(PYTHON) -m pytest -n $(WORKERS)
 
 fast: $(STAMP) sandbox
-	$(PYTEST) -m "not slow"
+	$(PYTHON) -m pytest -n 2 -m "not slow"
 
 # Zensical (pinned in requirements-zensical.txt) in its own venv under .cache/, for tests/site/test_zensical.py
 # (`make test` makes it first; made once, then checked against its pins in a fraction of a second).
