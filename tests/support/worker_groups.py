@@ -1,4 +1,4 @@
-"""Which tests share one pytest-xdist worker, in order, when pytest runs on several (`make fast`, `make test WORKERS=2`).
+"""Which tests share one pytest-xdist worker, in order, when pytest runs on two (`make fast`, `make test WORKERS=2`).
 
 A test file is one unit, so a module's fixtures are made once. Every test of tests/site and tests/browser is one
 unit: they read or write this checkout's docs/ (tools/site_assets.py rewrites docs/assets/run; test_serve_live.py
