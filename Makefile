@@ -1,6 +1,11 @@
 # Two commands on a fresh clone:
 #   make serve   verify every example, paste it into the pages, then build and serve the site on 127.0.0.1:8000
 #   make test    run every test (the same command CI runs through .ci/run)
+# While you work:
+#   make fast    pytest -m "not slow": the tool's and the pages' tests, without browser, site builds or SDK clients
+# make fast runs pytest on two workers (pytest-xdist; tests/support/worker_groups.py keeps the tests that share docs/
+# and the built site on one worker); `make test WORKERS=2` does the same for the whole suite (one worker by default
+# until that has passed CI twice in a row).
 
 PYTHON_BOOT ?= python3
 VENV        := .venv
@@ -9,7 +14,7 @@ STAMP       := $(VENV)/.installed
 TOOLS_PTH   := $(VENV)/.tools-on-path
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check regen site setup sandbox wasm-target clean bench zensical example
+.PHONY: serve test fast check regen site setup sandbox wasm-target clean bench zensical example
 
 setup: $(TOOLS_PTH) sandbox wasm-target
 
@@ -77,9 +82,14 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
+WORKERS ?= 0
+
 test: $(TOOLS_PTH) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(WORKERS)
+
+fast: $(TOOLS_PTH) sandbox
+	$(PYTHON) -m pytest -n 2 -m "not slow"
 
 # Zensical (pinned in requirements-zensical.txt) in its own venv under .cache/, for tests/site/test_zensical.py
 # (`make test` makes it first; made once, then checked against its pins in a fraction of a second).

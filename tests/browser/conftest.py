@@ -12,7 +12,7 @@ import pytest
 from support.repo import skip_or_fail
 
 from .checks import new_context
-from .sitekit import ROOT, BuildError, Site, find_chromium, serve_site
+from .sitekit import ROOT, Site, SiteServer, discover_docs, find_chromium
 
 LAUNCH_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -46,18 +46,16 @@ def chromium(chromium_executable):
 
 
 @pytest.fixture(scope="package")
-def site(tmp_path_factory, chromium) -> Site:
-    """The real site (mkdocs.yml and docs/ of this checkout), built strictly and served until the session ends.
+def site(chromium, built_site) -> Site:
+    """The real site (mkdocs.yml and docs/ of this checkout), the run's one strict build (built_site in
+    tests/conftest.py), served on 127.0.0.1 until the session ends.
 
     It asks for the browser first, so that without one the tests skip before spending time on the build. The
     server stops in the fixture's finally block: after the last test, on a failure, and on Ctrl-C alike.
     """
+    server = SiteServer(built_site)
     try:
-        built, server = serve_site(ROOT, tmp_path_factory.mktemp("site") / "site")
-    except BuildError as error:
-        pytest.fail(str(error), pytrace=False)
-    try:
-        yield built
+        yield Site(root=ROOT, site_dir=built_site, base_url=server.base_url, docs=discover_docs(ROOT))
     finally:
         server.stop()
 

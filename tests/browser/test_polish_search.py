@@ -15,6 +15,7 @@ import pytest
 from .checks import WAIT_MS, open_page
 from .sitekit import ROOT, skip_module_without_browser
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
 
 # Each word as a Polish reader types it without diacritics, and as it is written; both must list the same pages.

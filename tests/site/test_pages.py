@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from support.repo import ROOT, run_tool, site_env
+from support.repo import ROOT, run_tool
 
 from runex.paste import markers
 
@@ -126,13 +124,9 @@ def test_check_passes_so_every_example_is_pasted_and_every_block_equals_its_file
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.slow  # a whole mkdocs build
-def test_site_builds_strictly(tmp_path: Path):
-    env = site_env()
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                            cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
-    assert (tmp_path / "site" / "index.html").is_file()
+@pytest.mark.slow  # a whole mkdocs build: the run's one build of this checkout (built_site in tests/conftest.py)
+def test_site_builds_strictly(built_site: Path):
+    assert (built_site / "index.html").is_file()
 
 
 def test_hand_typed_rust_block_is_caught():

@@ -11,7 +11,6 @@ import datetime
 import posixpath
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support.repo import ROOT, site_env
+from support.repo import ROOT
 
 DOCS = ROOT / "docs"
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -56,13 +55,9 @@ PAGES = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    site_dir = tmp_path_factory.mktemp("site-config") / "site"
-    env = site_env()
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-                            cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
-    return site_dir
+def built(built_site) -> Path:
+    """The run's one strict build of this checkout (built_site in tests/conftest.py)."""
+    return built_site
 
 
 class _PageFacts(HTMLParser):
@@ -111,6 +106,7 @@ def test_urls_live_in_one_place_and_agree():
     assert config["edit_uri"] == "edit/main/docs/", config["edit_uri"]
 
 
+@pytest.mark.slow  # reads the run's one site build
 def test_sitemap_lists_every_page_under_site_url(built):
     site_url = mkdocs_config()["site_url"]
     tree = ET.parse(built / "sitemap.xml")
@@ -121,6 +117,7 @@ def test_sitemap_lists_every_page_under_site_url(built):
         f"sitemap.xml: missing {sorted(expected - set(listed))}, unexpected {sorted(set(listed) - expected)}")
 
 
+@pytest.mark.slow  # reads the run's one site build
 @pytest.mark.parametrize("src", PAGES)
 def test_page_has_an_edit_link_to_its_source(built, src):
     config = mkdocs_config()
@@ -140,6 +137,7 @@ def _shown(day: datetime.datetime) -> str:
     return f"{day:%B} {day.day}, {day.year}"
 
 
+@pytest.mark.slow  # reads the run's one site build
 @pytest.mark.parametrize("src", PAGES)
 def test_page_shows_the_date_of_its_last_commit(built, src):
     """The date comes from git: a page with history shows its last commit's date (UTC); a page never committed
@@ -153,6 +151,7 @@ def test_page_shows_the_date_of_its_last_commit(built, src):
     assert len(updated) == 1 and updated[0] in want, f"docs/{src}: last update shows {updated}, expected {want}"
 
 
+@pytest.mark.slow  # reads the run's one site build
 def test_footer_walks_the_nav_in_order(built):
     """navigation.footer: each page links to the one before and after it in the nav, and the ends link outward
     only."""

@@ -14,7 +14,6 @@ import html
 import re
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -88,7 +87,8 @@ def _copy_sources(project: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def zensical_site(tmp_path_factory) -> Path:
+def zensical_site(tmp_path_factory, mkdocs_site) -> Path:
+    """Zensical's build of a copy of the sources MkDocs built (after site_assets.py, so with docs/assets/run)."""
     program, why_not = zensical_env.installed_program()
     if program is None:
         skip_or_fail(why_not)
@@ -101,13 +101,9 @@ def zensical_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def mkdocs_site(tmp_path_factory) -> Path:
-    site = tmp_path_factory.mktemp("mkdocs") / "site"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=ROOT,
-                            capture_output=True, text=True, env=site_env(),
-                            timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
-    return site
+def mkdocs_site(built_site) -> Path:
+    """The run's one strict MkDocs build of this checkout (built_site in tests/conftest.py)."""
+    return built_site
 
 
 def test_the_pinned_version_is_the_one_that_builds(zensical_site: Path):
