@@ -16,17 +16,19 @@ def repo_root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
+def built_site(tmp_path_factory, worker_id) -> Path:
     """This checkout's site, built once per run exactly as `make site` builds it (tools/site_assets.py, then
-    `mkdocs build --strict`); the browser tests serve it, the site tests read it. Read-only for every test."""
-    from browser.sitekit import BuildError, build_site
+    `mkdocs build --strict`); the browser tests serve it, the site tests read it. Read-only for every test. Under
+    pytest-xdist every worker reads one build (support/shared_site.py)."""
+    from browser.sitekit import BuildError
+    from support.shared_site import build_once
 
-    site_dir = tmp_path_factory.mktemp("built-site") / "site"
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent / "shared" if worker_id != "master" else base / "shared"  # workers' basetemps are siblings
     try:
-        build_site(ROOT, site_dir)
+        return build_once(shared)
     except BuildError as error:
         pytest.fail(str(error), pytrace=False)
-    return site_dir
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: called only when it runs the tests (-n)

@@ -14,8 +14,8 @@
 - manifest.json: what was copied, which the workers read; for a Rust run also which transcript lines are owed a
   reply (the tool's own transcript reader decides, here, so the browser needs no Python to feed a Rust server).
 
-The folder is rebuilt whole each time (written next to it, then renamed into place), so a removed example leaves
-nothing behind. Without node_modules/pyodide (or the shim) the examples are still copied and the script says what to
+The folder is rebuilt whole each time (written next to it, then renamed into place unless nothing changed), so a
+removed example leaves nothing behind. Without node_modules/pyodide (or the shim) the examples are still copied and the script says what to
 run; the site builds and works, only the button cannot start that language. With CI=true that is an error (exit 1).
 A Rust example that does not build for wasm32-wasip1 is an error everywhere (exit 1), with the tool's message.
 
@@ -25,9 +25,11 @@ Usage: python tools/site_assets.py [--root DIR]
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,9 +49,21 @@ FIX = "npm ci   (installs node_modules/pyodide and node_modules/@bjorn3/browser_
 def copy_assets(root: Path) -> tuple[Path, bool]:
     """Rebuild root/docs/assets/run; returns (the folder, whether Pyodide and the WASI shim were there to copy)."""
     target = root / TARGET
-    staging = target.with_name(target.name + ".new")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # A dot folder of its own: MkDocs skips it, and two runs at once (a test's build beside `make site`) never
+    # write into each other's.
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new.", dir=target.parent))
+    staging.chmod(0o755)  # mkdtemp's 0700 would become the published folder's
+    try:
+        have_runtimes = _stage(root, staging)
+        _swap(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target, have_runtimes
+
+
+def _stage(root: Path, staging: Path) -> bool:
+    """Everything docs/assets/run holds, written into `staging`; whether Pyodide and the WASI shim were there."""
     have_pyodide = _copy_package(root / "node_modules" / "pyodide", PYODIDE_FILES, staging / "pyodide")
     shim = root / WASI_PACKAGE
     have_shim = _copy_package(shim / "dist", WASI_FILES, staging / "wasi")
@@ -70,13 +84,28 @@ def copy_assets(root: Path) -> tuple[Path, bool]:
         "runex": tool_files,
     }
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    old = target.with_name(target.name + ".old")
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        target.rename(old)
-    staging.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
-    return target, have_pyodide and have_shim
+    return have_pyodide and have_shim
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """`staging` renamed into place, unless the folder there already holds the same files: an unchanged checkout's
+    run leaves docs/assets/run alone, so a build or test reading it meanwhile never finds it gone."""
+    with open(target.with_name(f".{target.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if target.is_dir() and _same_files(staging, target):
+            return
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent)) / target.name
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
+        shutil.rmtree(old.parent, ignore_errors=True)
+
+
+def _same_files(one: Path, other: Path) -> bool:
+    def files(folder: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    return files(one) == files(other)
 
 
 def _copy_package(source: Path, names: tuple[str, ...], folder: Path) -> bool:

@@ -3,7 +3,7 @@ phone.
 
 Pages are every Markdown file under docs/ (so a new page is covered without touching this file), and
 test_every_built_page_is_tested checks that this list and the built site agree. Screenshots of every page, desktop
-and phone, go to screenshots/ at the repository root.
+(the whole page) and phone (its first screen), go to screenshots/ at the repository root.
 
 The desktop tests of one page share one browser tab (`visit`), in the order they are written here: the page is
 loaded once for the load check, the tab check and the block check (tabs first, while collapsed blocks are still
@@ -55,7 +55,7 @@ def test_every_built_page_is_tested(site):
 
 
 def test_page_loads_without_errors_or_other_hosts(site, visit, screenshots):
-    problems = check_page_loads(visit.page, site, visit.doc, screenshots / "desktop" / f"{visit.doc.slug}.png")
+    problems = check_page_loads(visit.page, site, visit.doc, screenshots / "desktop" / f"{visit.doc.slug}.jpg")
     assert not problems, _report(problems)
 
 

@@ -1,33 +1,53 @@
-"""Which tests share one pytest-xdist worker, in order, when pytest runs on two (`make fast`, `make test WORKERS=2`).
+"""Which tests share one pytest-xdist worker, in order, when pytest runs on several (`make fast`, `make test`).
 
-A test file is one unit, so a module's fixtures are made once. Every test of tests/site and tests/browser is one
-unit: they read or write this checkout's docs/ (tools/site_assets.py rewrites docs/assets/run; test_serve_live.py
-edits a page and waits for the tool to paste it back), and they share the run's one built site and one browser.
-Everything else works in its own tmp_path or only reads the checkout, so two units run side by side.
+A test file is one unit, so a module's fixtures are made once; the page-by-page browser files are one unit per page
+(PER_PAGE: a page's tests share one tab, in order, and pages are independent). Nothing needs a worker to itself: the
+run's one site build is shared by every worker (support/shared_site.py), tools/site_assets.py leaves an unchanged
+docs/assets/run alone, and the tests that edit files edit their own copies (test_serve_live.py copies the checkout).
 
-(xdist's own `--dist loadgroup` does not group on pytest 9, which ignores the node id xdist rewrites; this is the
-same scheduler with the grouping given here.)
+Units go out heaviest first (a free worker takes the next), so no long unit starts last: a unit weighs its number of
+tests, a browser test BROWSER_WEIGHT of them (1.9 s each on average here, against 0.2-0.5 s for the other folders).
+
+(xdist's own `--dist loadgroup` does not group on pytest 9, which ignores the node id xdist rewrites; this is its
+scope scheduler with the units and the order given here.)
 """
 
 from __future__ import annotations
 
+import re
+from collections import OrderedDict
+
 from xdist.scheduler import LoadScopeScheduling
 
-CHECKOUT_UNIT = "tests/site + tests/browser"
-CHECKOUT_FOLDERS = ("tests/site/", "tests/browser/")
+PER_PAGE = ("tests/browser/test_site_pages.py", "tests/browser/test_conversation.py")
+PAGE_PARAMETER = re.compile(r"[\[-](docs/[^\[\]]*?\.md)(?:-|\])")
+BROWSER_WEIGHT = 4
 
 
 def unit_of(nodeid: str) -> str:
-    """The unit a test belongs to: CHECKOUT_UNIT, or the path of its file."""
-    path = nodeid.split("::", 1)[0]
-    return CHECKOUT_UNIT if path.startswith(CHECKOUT_FOLDERS) else path
+    """The unit a test belongs to: its file, or in a PER_PAGE file its file and page (its parameter)."""
+    path, _, name = nodeid.partition("::")
+    page = PAGE_PARAMETER.search(name) if path in PER_PAGE else None  # "…[docs/mcp/x.md-phone]" -> docs/mcp/x.md
+    return f"{path}[{page.group(1)}]" if page else path
+
+
+def weight(unit: str, tests: dict[str, bool]) -> int:
+    return len(tests) * (BROWSER_WEIGHT if unit.startswith("tests/browser/") else 1)
 
 
 class WorkerGroups(LoadScopeScheduling):
-    """xdist's scope scheduler (largest unit first, a free worker takes the next) with unit_of as the scope."""
+    """xdist's scope scheduler with unit_of as the scope, the heaviest unit handed out first."""
+
+    _weighed = False
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid)
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._weighed:
+            self.workqueue = OrderedDict(sorted(self.workqueue.items(), key=lambda item: -weight(*item)))
+            self._weighed = True
+        super()._assign_work_unit(node)
 
 
 def scheduler(config, log):

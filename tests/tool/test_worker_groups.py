@@ -1,0 +1,26 @@
+"""Which tests share a pytest-xdist worker (tests/support/worker_groups.py): a file is a unit, a page-by-page browser
+file is one unit per page, and units go out heaviest first."""
+
+from __future__ import annotations
+
+from support.worker_groups import PER_PAGE, unit_of, weight
+
+
+def test_a_file_is_one_unit():
+    assert unit_of("tests/tool/test_new.py::test_it[cargo-with-dashes]") == "tests/tool/test_new.py"
+    assert unit_of("tests/tool/test_new.py::test_plain") == "tests/tool/test_new.py"
+
+
+def test_a_page_by_page_file_is_one_unit_per_page_whatever_else_its_parameters_say():
+    pages, conversation = PER_PAGE
+    assert unit_of(f"{pages}::test_tabs[docs/mcp/every-request-stands-alone.md]") == \
+        f"{pages}[docs/mcp/every-request-stands-alone.md]"
+    assert unit_of(f"{conversation}::test_fits[docs/mcp/stdio-transport.md-phone]") == \
+        unit_of(f"{conversation}::test_copy[docs/mcp/stdio-transport.md]") == \
+        f"{conversation}[docs/mcp/stdio-transport.md]"
+    assert unit_of(f"{pages}::test_every_built_page_is_tested") == pages
+
+
+def test_a_browser_test_weighs_more_than_a_tool_test():
+    one_browser_test, two_tool_tests = {"a": False}, {"a": False, "b": False}
+    assert weight("tests/browser/test_run_here.py", one_browser_test) > weight("tests/tool/test_new.py", two_tool_tests)
