@@ -102,3 +102,18 @@ def test_a_rust_example_that_does_not_build_for_wasm_stops_site_assets_with_the_
     assert site_assets.main(["--root", str(root)]) == 1
     said = capsys.readouterr().err
     assert "examples/first-server/main.rs does not build for wasm32-wasip1" in said and "[not_in_browser]" in said
+
+
+def test_a_run_with_nothing_changed_leaves_the_folder_in_place_and_a_change_replaces_it(tmp_path):
+    """A build reading docs/assets/run while another run of the script finishes never finds it gone (tests share
+    one checkout): an unchanged run keeps the very folder, a changed one swaps in a new one; no temporary is left."""
+    root = _repo(tmp_path, with_pyodide=True)
+    target, _ = site_assets.copy_assets(root)
+    first = target.stat().st_ino
+    site_assets.copy_assets(root)
+    assert target.stat().st_ino == first
+    (root / "examples" / "first-server" / "transcript.jsonl").write_bytes(b'{"changed": true}\n')
+    site_assets.copy_assets(root)
+    assert target.stat().st_ino != first
+    assert (target / "examples" / "first-server" / "transcript.jsonl").read_bytes() == b'{"changed": true}\n'
+    assert sorted(p.name for p in target.parent.iterdir() if p.is_dir()) == ["run"]
