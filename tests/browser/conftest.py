@@ -62,11 +62,12 @@ def site(chromium, built_site) -> Site:
 
 @pytest.fixture
 def open_context(chromium):
-    """open_context(site, phone=False) -> a fresh browser context; every context is closed after the test."""
+    """open_context(site, phone=False, search=True) -> a fresh browser context (checks.new_context); every context is
+    closed after the test."""
     opened = []
 
-    def open_(site: Site, phone: bool = False):
-        opened.append(new_context(chromium, site, phone))
+    def open_(site: Site, phone: bool = False, search: bool = True):
+        opened.append(new_context(chromium, site, phone, search))
         return opened[-1]
 
     yield open_

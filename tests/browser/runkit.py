@@ -45,7 +45,7 @@ class Requests:
 
 
 def open_page(open_context, site, src: str):
-    context = open_context(site)
+    context = open_context(site, search=False)
     requests = Requests(context)
     page = context.new_page()
     page.set_default_timeout(RUN_TIMEOUT_MS)

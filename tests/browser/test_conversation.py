@@ -89,7 +89,7 @@ def test_every_page_with_a_transcript_shows_a_conversation(site):
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 @pytest.mark.parametrize("src", WITH_CONVERSATION)
 def test_no_exchange_overflows_sideways(chromium, site, src, width):
-    context = new_context(chromium, site, phone=width == "phone")
+    context = new_context(chromium, site, phone=width == "phone", search=False)
     try:
         page = open_page(context, site)
         page.goto(site.url(site.doc(src)), wait_until="load")
@@ -104,7 +104,7 @@ def test_no_exchange_overflows_sideways(chromium, site, src, width):
 
 @pytest.mark.parametrize("src", WITH_CONVERSATION)
 def test_raw_lines_show_and_copy_the_exact_file_lines(chromium, site, src):
-    context = new_context(chromium, site)
+    context = new_context(chromium, site, search=False)
     try:
         page = open_page(context, site)
         page.goto(site.url(site.doc(src)), wait_until="load")
@@ -143,7 +143,7 @@ def test_some_page_shows_a_conversation_as_loaded():
 
 @pytest.mark.parametrize("src", SHOWN_CONVERSATION[:1])
 def test_the_pretty_form_has_no_copy_button_and_show_all_lifts_the_cut(chromium, site, src):
-    context = new_context(chromium, site)
+    context = new_context(chromium, site, search=False)
     try:
         page = open_page(context, site)
         page.goto(site.url(site.doc(src)), wait_until="load")

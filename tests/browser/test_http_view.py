@@ -40,7 +40,7 @@ def test_some_page_shows_an_http_view():
 @pytest.mark.parametrize("src, target", WITH_HTTP)
 def test_the_table_has_a_row_per_request_and_marks_what_differs(chromium, site, src, target):
     records = _records(target.split("/")[0])
-    context = new_context(chromium, site, phone=True)
+    context = new_context(chromium, site, phone=True, search=False)
     try:
         page = open_page(context, site)
         page.goto(site.url(site.doc(src)), wait_until="load")

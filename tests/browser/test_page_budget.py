@@ -70,7 +70,7 @@ def test_the_track_is_not_empty():
 @pytest.mark.parametrize("source", track_pages())
 def test_track_page_fits_its_screen_budget(chromium, site, source):
     budget = BUDGET_SCREENS.get(source, DEFAULT_BUDGET_SCREENS)
-    context = new_context(chromium, site)
+    context = new_context(chromium, site, search=False)
     try:
         page = open_closed(context, url_of(site, source))
         height = document_height(page)
@@ -87,7 +87,7 @@ def test_footer_links_follow_the_nav(chromium, site):
     """Material's footer (navigation.footer): each page's previous/next links are its neighbours in the nav."""
     order = nav_pages()
     urls = [url_of(site, page) for page in order]
-    context = new_context(chromium, site)
+    context = new_context(chromium, site, search=False)
     problems = []
     try:
         for position, url in enumerate(urls):

@@ -105,7 +105,7 @@ def test_both_shows_the_two_replies_to_one_line_side_by_side_and_marks_where_the
 
 def test_a_server_that_never_exits_is_stopped_after_the_time_limit_with_a_message(site, open_context):
     name = "first-server"
-    context = open_context(site)
+    context = open_context(site, search=False)
     module = f"/assets/run/examples/{name}/server.wasm"
     context.route(f"**{module}", lambda route: route.fulfill(status=200, body=LOOPING_MODULE,
                                                              headers={"Content-Type": "application/wasm"}))
@@ -126,7 +126,7 @@ def test_a_server_that_never_exits_is_stopped_after_the_time_limit_with_a_messag
 def test_a_page_showing_parts_of_a_declared_examples_view_says_why_once_and_offers_no_button(site, open_context):
     config = browser.model.load_config(ROOT / "examples" / "rmcp-server" / "example.toml", "example.toml")
     reason = dict(config.not_in_browser)["cargo"]
-    context = open_context(site)
+    context = open_context(site, search=False)
     page = context.new_page()
     page.goto(site.url(site.doc("docs/mcp/rmcp.md")), wait_until="load")
     assert page.locator('.conversation[data-example="rmcp-server"]').count() >= 2  # two parts of one view

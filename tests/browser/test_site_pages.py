@@ -98,6 +98,6 @@ def test_some_page_is_searched_for_a_transcript_word(site):
 
 
 def test_phone_viewport_has_no_sideways_scroll_and_navigation_opens(site, visit, open_context, screenshots):
-    page = open_page(open_context(site, phone=True), site)
+    page = open_page(open_context(site, phone=True, search=False), site)
     problems = check_phone(page, site, visit.doc, screenshots / "phone" / f"{visit.doc.slug}.png")
     assert not problems, _report(problems)
