@@ -3,9 +3,8 @@
 #   make test    run every test (the same command CI runs through .ci/run)
 # While you work:
 #   make fast    pytest -m "not slow": the tool's and the pages' tests, without browser, site builds or SDK clients
-# make fast runs pytest on two workers (pytest-xdist; tests/support/worker_groups.py keeps the tests that share docs/
-# and the built site on one worker); `make test WORKERS=2` does the same for the whole suite (one worker by default
-# until that has passed CI twice in a row).
+# Both run pytest on two workers (pytest-xdist; tests/support/worker_groups.py says which tests share one):
+# `make test WORKERS=0` runs the suite in one process.
 
 PYTHON_BOOT ?= python3
 VENV        := .venv
@@ -82,7 +81,7 @@ site: check
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) -m mkdocs build --strict
 
-WORKERS ?= 0
+WORKERS ?= 2
 
 test: $(TOOLS_PTH) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check

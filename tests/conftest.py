@@ -1,5 +1,5 @@
 """Fixtures shared by every test folder (the helpers they use live in tests/support/), and which tests share a
-worker when pytest-xdist runs them (`make fast`, `make test WORKERS=2`: tests/support/worker_groups.py)."""
+worker when pytest-xdist runs them (`make fast`, `make test`: tests/support/worker_groups.py)."""
 
 from __future__ import annotations
 

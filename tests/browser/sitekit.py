@@ -385,6 +385,12 @@ class Site:
     def index(self) -> SearchIndex:
         return SearchIndex.load(self.site_dir)
 
+    @functools.cached_property
+    def empty_index(self) -> str:
+        """The site's search index with its settings and no page: what a context without search is served."""
+        built = json.loads((self.site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+        return json.dumps({"config": built["config"], "docs": []})
+
     def html_file(self, doc: Doc) -> Path:
         return self.site_dir / doc.path / "index.html"
 

@@ -380,7 +380,7 @@ def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_pa
         if "id" in msg:
             send({"jsonrpc": "2.0", "id": "wrong-" + str(msg["id"]), "result": result_for(msg)})
     '''
-    root, proc = run_server(tmp_path, body, None, example_toml(timeout=0.5))
+    root, proc = run_server(tmp_path, body, None, example_toml(timeout=2))  # it must answer (test_run.ANSWERS_FIRST)
     assert_failed(root, proc, "no reply with id 1 to transcript line 1", "answered with id(s) 'wrong-1' instead")
 
 
