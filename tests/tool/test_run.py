@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from support.tool_repos import (example_toml, invoke, jsonl, make_repo, processes_with, py_twin, req, run_one_server,
-                                rust_echo, server)
+from support.tool_repos import (ANSWERS_FIRST, example_toml, invoke, jsonl, make_repo, processes_with, py_twin, req,
+                                run_one_server, rust_echo, server)
 
 KEY = "examples/srv/answer_key.jsonl"
 
@@ -77,11 +77,6 @@ def test_a_syntax_error_is_a_crash_with_the_traceback(tmp_path):
                 "transcript line 1", "SyntaxError")
 
 
-# A server that must answer before it hangs gets 2 s, not 0.5: started in the sandbox beside three other busy workers
-# on two cores, a Python server once took longer than 0.5 s to answer its first line, and the test saw the wrong hang.
-ANSWERS_FIRST = 2
-
-
 def test_hang_without_a_reply_is_killed_and_reported(tmp_path):
     body = '''
     import subprocess
@@ -124,7 +119,7 @@ def test_a_server_that_never_exits_after_stdin_closes(tmp_path):
     time.sleep(60)
     '''
     root, proc = run_server(tmp_path, body, example_toml(timeout=ANSWERS_FIRST))
-    failed_with(root, proc, "hang: the server did not exit within 2 s after its stdin was closed",
+    failed_with(root, proc, f"hang: the server did not exit within {ANSWERS_FIRST} s after its stdin was closed",
                 "stdin closed, sleeping anyway")
     assert proc.seconds < 10
 
@@ -139,7 +134,7 @@ def test_a_server_that_closes_stdout_and_lingers_mid_conversation(tmp_path):
     '''
     root, proc = run_server(tmp_path, body, example_toml(timeout=ANSWERS_FIRST))
     failed_with(root, proc, "hang: the server closed its stdout without answering transcript line 3 "
-                "(id 2) and did not exit within 2 s")
+                f"(id 2) and did not exit within {ANSWERS_FIRST} s")
     assert proc.seconds < 10
 
 

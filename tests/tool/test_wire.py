@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from support.tool_repos import (META, PARSE_ERROR_LOOP, compact, example_toml, invoke, jsonl, note, req, run_one_server,
-                                violation)
+from support.tool_repos import (ANSWERS_FIRST, META, PARSE_ERROR_LOOP, compact, example_toml, invoke, jsonl, note, req,
+                                run_one_server, violation)
 from runex.wire import check as wire
 from runex.wire import transcript
 
@@ -380,7 +380,7 @@ def test_a_reply_under_the_wrong_id_is_named_not_reported_as_a_plain_hang(tmp_pa
         if "id" in msg:
             send({"jsonrpc": "2.0", "id": "wrong-" + str(msg["id"]), "result": result_for(msg)})
     '''
-    root, proc = run_server(tmp_path, body, None, example_toml(timeout=2))  # it must answer (test_run.ANSWERS_FIRST)
+    root, proc = run_server(tmp_path, body, None, example_toml(timeout=ANSWERS_FIRST))
     assert_failed(root, proc, "no reply with id 1 to transcript line 1", "answered with id(s) 'wrong-1' instead")
 
 
