@@ -11,7 +11,7 @@ import difflib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .sitekit import Doc, SearchTerm, Site
+from .sitekit import SEARCH_INDEX, Doc, SearchTerm, Site
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -33,29 +33,26 @@ def _is_local(url: str, site: Site) -> bool:
     return parts.scheme == "http" and parts.hostname == base.hostname and parts.port == base.port
 
 
+# Every page load starts Material's search worker, which fetches the whole site's index (1.1 MB) and builds it: 0.3
+# of a page load's 0.9 CPU-seconds here. A test that does not search opens its context with search=False, and its
+# pages get the index with the site's settings and no page. Not a refused request: without an index Material's page
+# is laid out differently (on a phone it scrolls sideways), and these tests measure the page a reader gets.
 def refuse_external(context, site: Site, search: bool = True) -> None:
     """Requests to any host but the local server never leave the machine; the checks report them. Without `search`
-    the search index is served empty (SEARCH_INDEX)."""
+    the search index is served empty."""
     def route(route):
         url = route.request.url
         if not _is_local(url, site):
             route.abort("blockedbyclient")
-        elif search or not urlsplit(url).path.endswith(SEARCH_INDEX):
+        elif search or not urlsplit(url).path.endswith("/" + SEARCH_INDEX):
             route.continue_()
         else:
             route.fulfill(status=200, content_type="application/json", body=site.empty_index)
     context.route("**/*", route)
 
 
-# Every page load starts Material's search worker, which fetches the whole site's index (1.1 MB) and builds it: 0.3
-# of a page load's 0.9 CPU-seconds here. A test that does not search opens its context with search=False, and its
-# pages get the index with the site's settings and no page. Not a refused request: without an index Material's page
-# is laid out differently (on a phone it scrolls sideways), and these tests measure the page a reader gets.
-SEARCH_INDEX = "/search/search_index.json"
-
-
 def new_context(browser, site: Site, phone: bool = False, search: bool = True):
-    """A fresh context (own storage, own permissions) that can reach only the local server (see SEARCH_INDEX)."""
+    """A fresh context (own storage, own permissions) that can reach only the local server (see refuse_external)."""
     options = dict(viewport=PHONE, is_mobile=True, has_touch=True) if phone else dict(viewport=DESKTOP)
     context = browser.new_context(color_scheme="light", locale="en-US", **options)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.base_url.rstrip("/"))

@@ -262,6 +262,10 @@ def read_outline(html_text: str) -> Outline:
 
 # ---------------------------------------------------------------- search terms
 
+# The built site's search index, under the site folder; Material's search worker fetches it on every page load.
+SEARCH_INDEX = "search/search_index.json"
+
+
 class SearchIndex:
     """The built site's search index, tokenised with the separator the site configures, as lunr sees it."""
 
@@ -269,10 +273,6 @@ class SearchIndex:
         self.separator = re.compile(data["config"]["separator"])
         self.docs = [(doc["location"], set(self.tokens(doc.get("title", ""))) | set(self.tokens(doc["text"])))
                      for doc in data["docs"]]
-
-    @classmethod
-    def load(cls, site_dir: Path) -> "SearchIndex":
-        return cls(json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8")))
 
     def tokens(self, text: str) -> list[str]:
         plain = html.unescape(re.sub(r"<[^>]+>", " ", text))
@@ -382,14 +382,18 @@ class Site:
         return self.docs[(position + 1) % len(self.docs)]
 
     @functools.cached_property
+    def index_json(self) -> dict:
+        """SEARCH_INDEX as built, parsed once per test process."""
+        return json.loads((self.site_dir / SEARCH_INDEX).read_text(encoding="utf-8"))
+
+    @functools.cached_property
     def index(self) -> SearchIndex:
-        return SearchIndex.load(self.site_dir)
+        return SearchIndex(self.index_json)
 
     @functools.cached_property
     def empty_index(self) -> str:
         """The site's search index with its settings and no page: what a context without search is served."""
-        built = json.loads((self.site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
-        return json.dumps({"config": built["config"], "docs": []})
+        return json.dumps({"config": self.index_json["config"], "docs": []})
 
     def html_file(self, doc: Doc) -> Path:
         return self.site_dir / doc.path / "index.html"

@@ -170,11 +170,8 @@ def test_the_pretty_form_has_no_copy_button_and_show_all_lifts_the_cut(chromium,
 @pytest.mark.parametrize("src", WITH_CONVERSATION)
 def test_search_indexes_the_pretty_printed_json(site, src):
     """The pretty form is one block per message, so the search index holds every key of it (no JavaScript needed)."""
-    import json
-
     doc = site.doc(src)
-    index = json.loads((site.site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
-    text = " ".join(entry["text"] for entry in index["docs"] if entry["location"].split("#")[0] == doc.path)
+    text = " ".join(entry["text"] for entry in site.index_json["docs"] if entry["location"].split("#")[0] == doc.path)
     assert "Request and reply" in text, f"{src}: the search index has no exchange of the conversation view"
     assert '"jsonrpc": "2.0"' in text, (f"{src}: the search index has no pretty-printed JSON from the "
                                         f"conversation view (looked for '\"jsonrpc\": \"2.0\"')")
