@@ -4,9 +4,14 @@ the line to change."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
+# RFC 9110 5.1 and 5.5: a field name is a token; a value never holds CR, LF, NUL or other controls but HTAB. MCP
+# sends a non-ASCII value base64-encoded (streamable-http.mdx, "Value Encoding"), so a value here is ASCII.
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
 
 
 @dataclass(frozen=True)
@@ -18,6 +23,7 @@ class HttpOverride:
     set_headers: dict[str, str]
     drop: tuple[str, ...]
     reason: str
+    toml_line: int | None = None  # where its [[http_override]] table starts in example.toml
 
 
 
@@ -62,7 +68,9 @@ def overrides(data: dict, at) -> tuple[HttpOverride, ...]:
                            "give at least one", line)
         if not isinstance(entry["reason"], str) or not entry["reason"].strip():
             raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
-        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"]))
+        _legal(headers, at, line, "http_override headers")
+        _legal(dict.fromkeys(drop, ""), at, line, "http_override drop")
+        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"], line))
     return tuple(found)
 
 
@@ -74,7 +82,25 @@ def headers(data: dict, at) -> dict[str, str]:
                                                 for k, v in headers.items()):
         raise at.error(f"http_headers is a table of header names to strings, such as "
                        f"{{ Authorization = \"Bearer test-token\" }}; got {headers!r}", at.key("http_headers"))
+    _legal(headers, at, at.key("http_headers"), "http_headers")
     return dict(headers)
+
+
+def _legal(headers: dict[str, str], at, line: int | None, where: str) -> None:
+    """Refuse what HTTP cannot carry, here at its line: the HTTP client would fail before its first request."""
+    for name, value in headers.items():
+        if not _TOKEN.fullmatch(name):
+            raise at.error(f"{where}: {name!r} is not a header name HTTP allows (RFC 9110, 5.1: letters, digits and "
+                           f"!#$%&'*+-.^_`|~ only, ASCII); rename it", line)
+        if not _VALUE.fullmatch(value):
+            raise at.error(f"{where}: the value of {name} holds {_first_illegal(value)!r}, which an HTTP header "
+                           f"cannot carry (RFC 9110, 5.5: no CR, LF or other control characters); a non-ASCII value "
+                           f"is sent base64-encoded as =?base64?...?= (streamable-http.mdx, \"Value Encoding\")",
+                           line)
+
+
+def _first_illegal(value: str) -> str:
+    return next(c for c in value if not _VALUE.fullmatch(c))
 
 
 def gets(data: dict, at) -> tuple[str, ...]:

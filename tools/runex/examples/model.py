@@ -131,6 +131,12 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _key_line(folder: Path, key: str) -> int | None:
+    """The line of `key = ...` in the folder's example.toml, for a fault found only once the folder is known."""
+    path = folder / CONFIG
+    return _Located(path.read_text(encoding="utf-8"), CONFIG).key(key) if path.exists() else None
+
+
 def load_config(path: Path, rel: str) -> Config:
     if not path.exists():
         return Config()
@@ -333,7 +339,9 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
     if config.http and not isinstance(config.http, bool):
         missing = [n for n in config.http if n not in {i.name for i in impls}]
         if missing:
-            raise ConfigError(f"http names {', '.join(missing)}, which the example does not run", file=f"{rel}/{CONFIG}")
+            raise ConfigError(f"http names {', '.join(missing)}, which the example does not run (it runs: "
+                              f"{', '.join(i.name for i in impls) or 'none'}); remove it from the list",
+                              file=f"{rel}/{CONFIG}", line=_key_line(folder, "http"))
     for left_over in sorted(folder.glob("http.*.jsonl")):  # the tool no longer checks it: say so
         impl = left_over.name[len("http."):-len(".jsonl")]
         if not (config.http is True and impl in {i.name for i in impls}) and not (

@@ -91,6 +91,9 @@ class StreamableHttp:
             sandboxing.kill(proc)
             out, err = proc.communicate()
             failure = f"hang: the HTTP conversation did not end within {budget:g} s"
+        if failure is None and proc.returncode != 0:
+            failure = (f"the HTTP client inside the sandbox exited with status {proc.returncode}, not 0: its report "
+                       f"cannot be trusted (see stderr)")
         return _result(self.requests, out, err[-STDERR_TAIL_BYTES:], failure, time.monotonic() - started)
 
 
@@ -122,16 +125,45 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _events(out: bytes) -> tuple[list[dict], str | None]:
+    """The client's report, one JSON object per line; a line that is not one ends the report with a failure."""
+    events = []
+    for number, raw in enumerate(out.splitlines(), start=1):
+        try:
+            event = json.loads(raw)
+            if isinstance(event, dict) and isinstance(event.get("event"), str):
+                events.append(event)
+                continue
+        except ValueError:
+            pass
+        return events, f"the HTTP client's report is unreadable at its line {number} ({raw[:60]!r})"
+    return events, None
+
+
+def _missing(requests: list[Request], indexes: list[int]) -> str | None:
+    """Every planned request must come back as an exchange, in order: the tool counts them, never the client."""
+    if indexes == list(range(len(requests))):
+        return None
+    missing = next(i for i in range(len(requests)) if i >= len(indexes) or indexes[i] != i)
+    request = requests[missing]
+    what = (f"transcript line {request.line.number}" if request.line is not None
+            else f"the GET {request.path} after the transcript")
+    return (f"no exchange came back for request {missing + 1} of {len(requests)} ({what}): "
+            f"{len(indexes)} exchanges reported, {len(requests)} planned")
+
+
 def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None, seconds: float) -> RunResult:
-    exchanges, status, server_stdout = [], None, b""
-    for raw in out.splitlines():
-        event = json.loads(raw)
+    exchanges, indexes, status, server_stdout = [], [], None, b""
+    events, unreadable = _events(out)
+    failure = failure or unreadable
+    for event in events:
         kind = event["event"]
         if kind == "listening" and "all interfaces" in event.get("bound", []) and failure is None:
             failure = ("the server listens on every interface (0.0.0.0 or ::); a local server SHOULD bind only to "
                        "127.0.0.1 (streamable-http.mdx, \"Security Warning\"): bind the host of MCP_HTTP_ADDR")
-        if kind == "exchange":
+        if kind == "exchange" and event.get("index") in range(len(requests)):
             exchanges.append(_exchange(requests[event["index"]], event))
+            indexes.append(event["index"])
         elif kind == "failure" and failure is None:
             failure = event["message"]
         elif kind == "exit":
@@ -139,6 +171,8 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
             server_stdout = base64.b64decode(event["stdout"])
     if failure is None and status is None:
         failure = "the HTTP client inside the sandbox stopped without a report (see stderr)"
+    if failure is None:
+        failure = _missing(requests, indexes)
     if failure is None and server_stdout:
         failure = (f"the server wrote {len(server_stdout)} bytes to stdout while serving HTTP "
                    f"({server_stdout[:60]!r}); over HTTP stdout carries nothing: log to stderr")

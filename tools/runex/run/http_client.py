@@ -12,6 +12,7 @@ requests (bytes and headers, already derived from each body), and reads back one
 """
 
 import base64
+import ctypes
 import http.client
 import json
 import os
@@ -19,7 +20,21 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+
+PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
+
+
+def guard_from_the_server():
+    """Make this process non-dumpable before anything else: the server it starts runs as the same user, and without
+    this it could open /proc/<this pid>/mem or /proc/<this pid>/fd/1 and write this report itself (ptrace access
+    checks refuse both for a non-dumpable process). The server's exec makes it dumpable again, so this guards the
+    client alone. Refuses to go on when the guard does not hold."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 or libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0:
+        sys.stderr.write(f"http_client: could not make itself non-dumpable (errno {ctypes.get_errno()})\n")
+        sys.exit(70)
 
 
 def emit(event, **fields):
@@ -79,21 +94,37 @@ def stop(server, grace):
     return server.returncode
 
 
+class Drain:
+    """What the server writes to stdout, read from a pipe (a file it could truncate afterwards): the first
+    `limit` bytes kept, the rest read and dropped so the server never blocks on a full pipe."""
+
+    def __init__(self, pipe, limit):
+        self.pipe, self.limit, self.kept = pipe, limit, bytearray()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for chunk in iter(lambda: self.pipe.read1(65536), b""):
+            self.kept += chunk[:max(0, self.limit - len(self.kept))]
+
+    def written(self, grace):
+        self.thread.join(grace)
+        return bytes(self.kept)
+
+
 def main():
+    guard_from_the_server()
     job = json.load(sys.stdin)
     host, port, timeout = job["host"], job["port"], job["timeout"]
     env = dict(job["env"], MCP_HTTP_ADDR=f"{host}:{port}")
-    out_path = os.path.join(env.get("TMPDIR", "/tmp"), "server-stdout")
-    with open(out_path, "w+b") as server_stdout:
-        server = subprocess.Popen(job["argv"], stdin=subprocess.DEVNULL, stdout=server_stdout, stderr=None,
-                                  env=env)
-        try:
-            converse(server, host, port, job["requests"], timeout, job["max_output"])
-        finally:
-            status = stop(server, job["grace"])
-            server_stdout.seek(0)
-            written = server_stdout.read(job["max_output"])
-            emit("exit", status=status, stdout=base64.b64encode(written).decode("ascii"))
+    server = subprocess.Popen(job["argv"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=None, env=env)
+    server_stdout = Drain(server.stdout, job["max_output"])
+    try:
+        converse(server, host, port, job["requests"], timeout, job["max_output"])
+    finally:
+        status = stop(server, job["grace"])
+        written = server_stdout.written(job["grace"])
+        emit("exit", status=status, stdout=base64.b64encode(written).decode("ascii"))
 
 
 def listening_addresses(port):

@@ -27,10 +27,11 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
     """The exchanges of `impl`'s HTTP run, or None (the outcome failed)."""
     rel_config = outcome.rel(example.dir / "example.toml")
     numbers = {l.number for l in lines}
-    stray = [o.line for o in example.config.http_overrides if o.line not in numbers]
+    stray = [o for o in example.config.http_overrides if o.line not in numbers]
     if stray:
-        outcome.fail(f"{rel_config}: [[http_override]] names line {stray[0]}, but the transcript has lines 1 to "
-                     f"{len(lines)}; fix the line number", rel_config)
+        at = f"{rel_config}:{stray[0].toml_line}" if stray[0].toml_line else rel_config
+        outcome.fail(f"{at}: [[http_override]] names line {stray[0].line}, but the transcript has lines 1 to "
+                     f"{len(lines)}; fix the line number", rel_config, stray[0].toml_line)
         return None
     built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
     requests = http.plan(lines, example.config.http_overrides, tools_list_of(stdio_stdout, lines),

@@ -1,0 +1,203 @@
+"""The HTTP runner's gate: no verdict a server can forge, no planned exchange silently missing.
+
+The HTTP client runs in the server's sandbox (it must: the sandbox's loopback is the only place the server listens),
+starts the server as its child and reports every exchange on its stdout. A hostile server tries to write that report
+itself: through the client's stdout (`/proc/<ppid>/fd/1`, open to a server of the same user when the tool runs
+unprivileged) or the client's memory (`/proc/<ppid>/mem`, the ptrace route, open to it when the tool runs as root and
+both drop to the same sandbox user). Each test runs the tool as root (as CI does) and as the unprivileged `nobody`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from support.tool_repos import HTTP_TWIN, SERVE, TOOLS, invoke, jsonl, make_repo, note, req, skip_or_fail
+
+TRANSCRIPT = jsonl(req(1), note(), req(2))
+
+# What a well-behaved server's HTTP run reports for TRANSCRIPT, as the in-sandbox client would write it.
+_REPLY = '{"jsonrpc":"2.0","id":%d,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}'
+
+FORGER = textwrap.dedent('''\
+    import base64, os, signal, time
+
+    def b64(text):
+        return base64.b64encode(text.encode()).decode()
+
+    def forged_report():
+        json_type = [["content-type", "application/json"]]
+        events = [{"event": "listening", "bound": ["loopback"]}]
+        for index, (status, headers, body) in enumerate([(200, json_type, _REPLY % 1), (202, json_type, ""),
+                                                         (200, json_type, _REPLY % 2), (405, [["allow", "POST"]], "")]):
+            events.append({"event": "exchange", "index": index, "status": status, "headers": headers,
+                           "body": b64(body)})
+        events.append({"event": "exit", "status": -15, "stdout": ""})
+        return "".join(json.dumps(e, sort_keys=True) + "\\n" for e in events).encode()
+
+    def attempt(path, mode):
+        try:
+            return open(path, mode, buffering=0), "opened"
+        except OSError as exc:
+            return None, type(exc).__name__
+
+    if os.environ.get("MCP_HTTP_ADDR"):
+        client = os.getppid()
+        mem, mem_seen = attempt(f"/proc/{client}/mem", "r+b")
+        out, out_seen = attempt(f"/proc/{client}/fd/1", "wb")
+        try:  # the sandbox's PID 1 (bwrap): it would matter only if it held the report pipe
+            init_seen = os.readlink("/proc/1/fd/1")
+        except OSError as exc:
+            init_seen = type(exc).__name__
+        init_out = attempt("/proc/1/fd/1", "wb")[0] if init_seen.startswith("pipe:") else None
+        sys.stderr.write(f"probe mem={mem_seen} client_stdout={out_seen} init_stdout={init_seen}\\n")
+        sys.stderr.flush()
+        for sink in (out, init_out):
+            if sink is not None:
+                sink.write(forged_report())
+                os.kill(client, signal.SIGKILL)
+        time.sleep(60)  # never listens: an honest run of this server fails
+    ''')
+
+
+def _forging_repo(parent: Path) -> Path:
+    source = HTTP_TWIN + f"_REPLY = {_REPLY!r}\n" + FORGER + SERVE
+    return make_repo(parent, {"srv": {"server.py": source, "transcript.jsonl": TRANSCRIPT,
+                                      "example.toml": "timeout = 3\nhttp = true\n"}})
+
+
+def _assert_refused(returncode: int, out: str) -> None:
+    assert returncode == 3, out
+    assert "verified" not in out.split("srv", 1)[-1].splitlines()[0], out
+    assert "over HTTP" in out and "MCP_HTTP_ADDR" in out, out
+    assert "probe mem=PermissionError client_stdout=PermissionError" in out, out
+    assert "init_stdout=pipe:" not in out, out
+
+
+@pytest.fixture(autouse=True)
+def bwrap_present():
+    if shutil.which("bwrap") is None:
+        skip_or_fail("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+
+
+def test_a_server_cannot_forge_its_http_verdict_when_the_tool_runs_as_this_user(tmp_path):
+    root = _forging_repo(tmp_path)
+    for args in ((), ("--check",)):
+        proc = invoke(root, *args)
+        _assert_refused(proc.returncode, proc.out)
+    assert not (root / "examples/srv/answer_key.jsonl").exists()
+
+
+def test_a_server_cannot_forge_its_http_verdict_when_the_tool_runs_unprivileged():
+    """As `nobody`, on the system's Python with this venv's packages (the venv's own interpreter may sit under a
+    home no other user can enter): the report pipe then belongs to the same user as the server."""
+    if os.geteuid() != 0:
+        pytest.skip("this test switches to nobody, which needs root; the test above already runs unprivileged")
+    python = _python_for_nobody()
+    with tempfile.TemporaryDirectory(prefix="runex-nobody-", dir="/tmp") as scratch:
+        base = Path(scratch)
+        root = _forging_repo(base)
+        subprocess.run(["chown", "-R", "nobody:nogroup", str(base)], check=True)
+        base.chmod(0o755)
+        site_packages = next(Path(sys.prefix, "lib").glob("python3*/site-packages"))
+        env = {"PATH": os.environ["PATH"], "HOME": str(base), "PYTHONPATH": f"{TOOLS}:{site_packages}",
+               "LANG": "C.UTF-8", "GITHUB_ACTIONS": ""}
+        proc = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", python,
+                               str(TOOLS / "run_examples.py"), "--root", str(root)],
+                              env=env, capture_output=True, text=True, timeout=300)
+        _assert_refused(proc.returncode, proc.stdout + proc.stderr)
+
+
+def _python_for_nobody() -> str:
+    """The system's interpreter of this venv's Python version (a venv's interpreter would be bound into the sandbox
+    by its links into a home that `nobody` cannot enter)."""
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for candidate in (f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
+        if candidate and _runs_as_nobody(candidate, version):
+            return candidate
+    skip_or_fail(f"no {version} that the user nobody can run (apt-get install {version})")
+
+
+def _runs_as_nobody(python: str, version: str) -> bool:
+    probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", python, "-c",
+                            "import sys; print(f'python{sys.version_info.major}.{sys.version_info.minor}')"],
+                           capture_output=True, text=True, cwd="/")
+    return probe.returncode == 0 and probe.stdout.strip() == version
+
+
+def test_the_forged_report_is_what_an_honest_run_would_report(tmp_path):
+    """The forgery is a real one: the honest server it imitates verifies with exactly these exchanges."""
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": "http = true\n"}})
+    assert invoke(root).returncode == 0
+    records = [json.loads(line) for line in (root / "examples/srv/http.python.jsonl").read_text().splitlines()]
+    assert [r["status"] for r in records] == [200, 202, 200, 405]
+    key = (root / "examples/srv/answer_key.jsonl").read_text().splitlines()
+    assert key == [_REPLY % 1, _REPLY % 2]
+
+
+# ---- What example.toml asks of HTTP is refused at its line when HTTP cannot carry it, and nothing is written.
+
+def _configured(tmp_path: Path, toml: str) -> Path:
+    return make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": toml}})
+
+
+@pytest.mark.parametrize("toml, line, said", [
+    ('http = true\nhttp_headers = { Authorization = "Bearer a\\r\\nX-Injected: yes" }\n', 2, "'\\r'"),
+    ('http = true\nhttp_headers = { "Token-Użytkownika" = "abc" }\n', 2, "'Token-Użytkownika' is not a header name"),
+    ('http = true\nhttp_headers = { Note = "zażółć" }\n', 2, "=?base64?"),
+    ('http = true\n\n[[http_override]]\nline = 1\nheaders = { "Bad Name" = "x" }\nreason = "r"\n', 3,
+     "'Bad Name' is not a header name"),
+])
+def test_a_header_http_cannot_carry_is_refused_at_its_line_and_nothing_is_written(tmp_path, toml, line, said):
+    from support.tool_repos import snapshot
+
+    root = _configured(tmp_path, toml)
+    before = snapshot(root)
+    for args in (("--check",), ()):
+        proc = invoke(root, *args)
+        assert proc.returncode == 3, proc.out
+        assert f"examples/srv/example.toml:{line}" in proc.out and said in proc.out, proc.out
+    assert snapshot(root) == before
+
+
+def test_an_override_for_a_line_the_transcript_lacks_is_named_at_its_table(tmp_path):
+    root = _configured(tmp_path, 'http = true\n\n[[http_override]]\nline = 9\ndrop = ["Mcp-Method"]\nreason = "r"\n')
+    proc = invoke(root, "--check")
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml:3: [[http_override]] names line 9" in proc.out, proc.out
+
+
+def test_an_http_list_naming_an_implementation_the_example_lacks_is_named_at_its_line(tmp_path):
+    root = _configured(tmp_path, 'timeout = 5\nhttp = ["cargo"]\n')
+    proc = invoke(root, "--check")
+    assert proc.returncode != 0, proc.out
+    assert "examples/srv/example.toml:2" in proc.out and "http names cargo" in proc.out, proc.out
+
+
+def test_a_report_missing_an_exchange_fails_at_the_line_it_lacks():
+    """The tool counts what it planned against what came back: a client that stops early reports no verdict."""
+    import base64
+
+    from runex.run import http
+    from runex.wire.transcript import classify
+
+    lines = [classify(n, raw.encode(), "transcript.jsonl")[0] for n, raw in enumerate(TRANSCRIPT.splitlines(), 1)]
+    requests = http.plan(lines, (), None)
+    exchange = {"event": "exchange", "index": 0, "status": 200, "headers": [["content-type", "application/json"]],
+                "body": base64.b64encode((_REPLY % 1).encode()).decode()}
+    out = "\n".join(json.dumps(e) for e in (exchange, {"event": "exit", "status": -15, "stdout": ""})).encode()
+    result = http._result(requests, out, b"", None, 0.1)
+    assert result.failure == ("no exchange came back for request 2 of 4 (transcript line 2): 1 exchanges reported, "
+                              "4 planned")
+    garbled = http._result(requests, out + b"\nnot json\n", b"", None, 0.1)
+    assert garbled.failure.startswith("the HTTP client's report is unreadable at its line 3")
