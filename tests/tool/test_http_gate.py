@@ -201,3 +201,59 @@ def test_a_report_missing_an_exchange_fails_at_the_line_it_lacks():
                               "4 planned")
     garbled = http._result(requests, out + b"\nnot json\n", b"", None, 0.1)
     assert garbled.failure.startswith("the HTTP client's report is unreadable at its line 3")
+
+
+# ---- `serve --http` serves what it says, says why when it cannot, and leaves nothing behind.
+
+def _serve(root: Path, port: int) -> subprocess.Popen:
+    env = dict(os.environ, TMPDIR=str(root.parent / "tmp"))
+    (root.parent / "tmp").mkdir(exist_ok=True)
+    return subprocess.Popen([sys.executable, str(TOOLS / "run_examples.py"), "serve", "srv", "--http",
+                             f"127.0.0.1:{port}", "--root", str(root)], stderr=subprocess.PIPE, env=env, text=True)
+
+
+def test_serve_http_refuses_an_example_that_does_not_serve_http(tmp_path):
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE}})
+    proc = invoke(root, "serve", "srv", "--http", "127.0.0.1:8123")
+    assert proc.returncode == 2, proc.out
+    assert "does not serve Streamable HTTP" in proc.out and "examples/srv/example.toml" in proc.out, proc.out
+
+
+def test_serve_http_says_within_the_timeout_that_the_server_never_listens(tmp_path):
+    from support.repo import free_port
+
+    never = SERVE.replace("HTTPServer((host, int(port)), Handler).serve_forever()", "import time; time.sleep(60)")
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + never, "example.toml": "timeout = 2\nhttp = true\n"}})
+    proc = _serve(root, free_port())
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 3, err
+    assert "did not listen within 2 s" in err and "MCP_HTTP_ADDR" in err and "serving" not in err, err
+    assert not list((root.parent / "tmp").glob("runex-serve-*"))
+
+
+def test_serve_http_stopped_with_sigterm_leaves_no_folder_behind(tmp_path):
+    import signal
+    import time
+    import urllib.request
+
+    from support.repo import free_port
+
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "example.toml": "http = true\n"}})
+    port = free_port()
+    proc = _serve(root, port)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=req(5).encode(), method="POST",
+                                             headers={"Content-Type": "application/json"})
+            try:
+                urllib.request.urlopen(request, timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert list((root.parent / "tmp").glob("runex-serve-*")), "the meeting folder exists while serving"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert not list((root.parent / "tmp").glob("runex-serve-*")), err

@@ -10,7 +10,7 @@ from . import sandbox as sandboxing
 from . import toolchain
 from .build import compile as build
 from .environment import default_root
-from .errors import PageError, ToolError, UsageError
+from .errors import EXIT_EXAMPLE_FAILED, PageError, ToolError, UsageError
 from .examples import model
 from .paste import markers, pages
 from .pipeline import open_sandbox, schema_validator
@@ -89,10 +89,12 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http:
         raise UsageError(exc.message) from None
     if http is not None:
         _check_local(http)
+        _check_serves_http(example, impl.name)
     sandbox = open_sandbox(unsandboxed)
     built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
     if http is not None:
-        return _serve_http(built.spec(sandbox.enabled, os.getcwd()), http, sandbox, f"{name} ({impl.name})")
+        return _serve_http(built.spec(sandbox.enabled, os.getcwd()), http, sandbox, f"{name} ({impl.name})",
+                           example.config.timeout)
     # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
     # sandbox as under --check, with this process's stdin and stdout passed straight through.
     sys.stdout.flush()
@@ -113,36 +115,77 @@ def _check_local(address: str) -> None:
                          f"{', '.join(LOCAL_HOSTS)}), got {address!r}")
 
 
-def _serve_http(spec, address: str, sandbox, label: str) -> int:
-    """The server in its sandbox, reached through run/http_relay.py's socket pair; until it exits or Ctrl-C."""
+def _check_serves_http(example: model.Example, impl: str) -> None:
+    if not example.serves_http(impl):
+        raise UsageError(f"{example.name} ({impl}) does not serve Streamable HTTP: its example.toml does not list it "
+                         f"under http; serve it over stdio (leave out --http), or add http = true to "
+                         f"examples/{example.name}/example.toml once the server reads MCP_HTTP_ADDR")
+
+
+class _Stopped(Exception):
+    """SIGTERM, raised where the main thread waits, so that every `finally` (the meeting folder) runs."""
+
+
+def _stop_on_sigterm() -> None:
+    import signal
+
+    def stop(signum, frame):
+        raise _Stopped()
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
+    """The server in its sandbox, reached through run/http_relay.py's socket pair; until it exits, Ctrl-C or
+    SIGTERM (143), each of which removes the meeting folder; 3 if it never listens within the example's timeout."""
     import subprocess
     import tempfile
 
     from .run import http, http_relay
 
+    _stop_on_sigterm()
     if not sandbox.enabled:
         env = dict(spec.env, MCP_HTTP_ADDR=address)
         print(f"serving {label} at http://{address}/mcp, unsandboxed (Ctrl-C stops it)", file=sys.stderr)
         return subprocess.call(spec.argv, env=env)
     with tempfile.TemporaryDirectory(prefix="runex-serve-") as meeting:
         os.chmod(meeting, 0o777)  # the sandbox's user creates the socket in it
-        port = address.rpartition(":")[2]
-        inside = http.beside_the_server(spec, Path(http_relay.__file__), ("/relay/socket", port, *spec.argv), True,
+        socket_path = os.path.join(meeting, "socket")
+        inside = http.beside_the_server(spec, Path(http_relay.__file__),
+                                        ("/relay/socket", address.rpartition(":")[2], *spec.argv), True,
                                         writable=((meeting, "/relay"),))
         try:
-            listener = http_relay.outside(address, os.path.join(meeting, "socket"))
+            listener = http_relay.outside(address, socket_path)
         except OSError as exc:
             raise UsageError(f"cannot listen on {address}: {exc.strerror}; choose another port") from None
-        print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
         proc = sandbox.popen(inside, stdin=subprocess.DEVNULL)
         try:
-            return proc.wait()
+            return _until_stopped(proc, socket_path, address, label, timeout)
         except KeyboardInterrupt:
             return 130
+        except _Stopped:
+            return 143
         finally:
             sandboxing.kill(proc)
             proc.wait()
             listener.close()
+
+
+def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: float) -> int:
+    """Say "serving" only once the server listens (its relay's socket appears); say why when it never does."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(socket_path):
+        if proc.poll() is not None:
+            print(f"{label}: the server exited (status {proc.returncode}) before it listened", file=sys.stderr)
+            return EXIT_EXAMPLE_FAILED
+        if time.monotonic() > deadline:
+            print(f"{label}: the server did not listen within {timeout:g} s (the example's timeout): does it read "
+                  f"MCP_HTTP_ADDR and listen there?", file=sys.stderr)
+            return EXIT_EXAMPLE_FAILED
+        time.sleep(0.05)
+    print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
+    return proc.wait()
 
 
 def new(root: Path, name: str, lang: str, unsandboxed: bool, level: str | None = None,

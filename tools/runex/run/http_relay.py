@@ -70,6 +70,8 @@ def inside(socket_path, port, argv):
             break
         except OSError:
             time.sleep(0.02)
+    if server.poll() is not None:  # never listened: no socket, so the outside says so rather than "serving"
+        sys.exit(server.returncode or 1)
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(socket_path)
     listener.listen()
