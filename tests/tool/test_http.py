@@ -167,6 +167,16 @@ def test_a_notification_answered_with_200_breaks_the_202_rule_at_its_line(tmp_pa
     assert "examples/srv/transcript.jsonl:2: [http-notification-not-202]" in proc.out
 
 
+def test_an_http_rule_broken_on_a_line_is_named_before_the_transports_are_compared(tmp_path):
+    _, proc = _broken(tmp_path, '''
+        BROKEN = lambda msg, status, body: (200, '{"jsonrpc":"2.0","id":0,"result":{}}') if "id" not in msg else (
+            status, body)
+        ''')
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/transcript.jsonl:2: [http-notification-not-202]" in proc.out, proc.out
+    assert "transports disagree" not in proc.out, proc.out
+
+
 def test_an_unknown_method_error_with_200_breaks_the_status_rule(tmp_path):
     _, proc = _broken(tmp_path, '''
         def BROKEN(msg, status, body):
@@ -241,10 +251,11 @@ def test_serve_http_reaches_the_sandboxed_server_through_the_relay(tmp_path):
             except OSError:
                 time.sleep(0.1)
         assert body is not None and body["id"] == 5 and body["result"]["tools"] == []
+        said = proc.stderr.readline()  # "serving" comes once the server listens: at most a poll after this reply
     finally:
         proc.terminate()
-        _, err = proc.communicate(timeout=30)
-    assert b"from its sandbox" in err
+        proc.communicate(timeout=30)
+    assert b"from its sandbox" in said
 
 
 def test_serve_http_binds_only_a_local_address(tmp_path):
@@ -349,7 +360,8 @@ def test_a_stream_that_never_ends_is_a_hang_within_the_timeout(tmp_path):
             time.sleep(3600)
         ''', toml="timeout = 2\nhttp = true\n")
     assert proc.returncode == 3, proc.out
-    assert "no response within 2 s to request 3" in proc.out, proc.out
+    assert ("the response to request 3 began (status 200, text/event-stream) but did not end within 2 s"
+            in proc.out and "(transcript line 3)" in proc.out), proc.out
 
 
 def test_a_reply_with_another_content_type_breaks_its_rule(tmp_path):

@@ -140,15 +140,21 @@ def _events(out: bytes) -> tuple[list[dict], str | None]:
     return events, None
 
 
+def _at(requests: list[Request], index: object) -> str:
+    """ " (transcript line N)" for the request at `index`, or the GET after the transcript; "" for no index."""
+    if not isinstance(index, int) or not 0 <= index < len(requests):
+        return ""
+    request = requests[index]
+    return (f" (transcript line {request.line.number})" if request.line is not None
+            else f" (the GET {request.path} after the transcript)")
+
+
 def _missing(requests: list[Request], indexes: list[int]) -> str | None:
     """Every planned request must come back as an exchange, in order: the tool counts them, never the client."""
     if indexes == list(range(len(requests))):
         return None
     missing = next(i for i in range(len(requests)) if i >= len(indexes) or indexes[i] != i)
-    request = requests[missing]
-    what = (f"transcript line {request.line.number}" if request.line is not None
-            else f"the GET {request.path} after the transcript")
-    return (f"no exchange came back for request {missing + 1} of {len(requests)} ({what}): "
+    return (f"no exchange came back for request {missing + 1} of {len(requests)}{_at(requests, missing)}: "
             f"{len(indexes)} exchanges reported, {len(requests)} planned")
 
 
@@ -165,7 +171,7 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
             exchanges.append(_exchange(requests[event["index"]], event))
             indexes.append(event["index"])
         elif kind == "failure" and failure is None:
-            failure = event["message"]
+            failure = event["message"] + _at(requests, event.get("index"))
         elif kind == "exit":
             status = event["status"]
             server_stdout = base64.b64decode(event["stdout"])
@@ -173,6 +179,8 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
         failure = "the HTTP client inside the sandbox stopped without a report (see stderr)"
     if failure is None:
         failure = _missing(requests, indexes)
+    elif failure.startswith("hang") and len(indexes) < len(requests):
+        failure += f", waiting on request {len(indexes) + 1} of {len(requests)}{_at(requests, len(indexes))}"
     if failure is None and server_stdout:
         failure = (f"the server wrote {len(server_stdout)} bytes to stdout while serving HTTP "
                    f"({server_stdout[:60]!r}); over HTTP stdout carries nothing: log to stderr")

@@ -60,6 +60,10 @@ class Flood(Exception):
     pass
 
 
+class Unended(Exception):
+    """The response began (status and headers came) but its body did not end in time."""
+
+
 def exchange(host, port, request, timeout, max_output):
     """One request on its own connection; the whole response, read to its end (at most `max_output` bytes)."""
     conn = http.client.HTTPConnection(host, port, timeout=timeout)
@@ -73,7 +77,13 @@ def exchange(host, port, request, timeout, max_output):
             conn.putheader("Content-Length", str(len(body)))
         conn.endheaders(body if request["method"] == "POST" else None)
         response = conn.getresponse()
-        data = response.read(max_output + 1)
+        try:
+            data = response.read(max_output + 1)
+        except TimeoutError:
+            raise Unended(f"the response to request {request['index'] + 1} began (status {response.status}, "
+                          f"{response.getheader('Content-Type')}) but did not end within {timeout:g} s; the final "
+                          f"JSON-RPC response SHOULD end its stream (streamable-http.mdx, \"Sending Messages to "
+                          f"the Server\")") from None
         if len(data) > max_output:
             raise Flood(f"flood: the response to request {request['index'] + 1} is over {max_output} bytes")
         headers = [[k.lower(), v] for k, v in response.getheaders()]
@@ -153,7 +163,7 @@ def converse(server, host, port, requests, timeout, max_output):
     for index, request in enumerate(requests):
         try:
             emit("exchange", index=index, **exchange(host, port, dict(request, index=index), timeout, max_output))
-        except Flood as exc:
+        except (Flood, Unended) as exc:
             emit("failure", message=str(exc), index=index)
             return
         except (OSError, http.client.HTTPException) as exc:

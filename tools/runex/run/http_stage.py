@@ -54,6 +54,8 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
             outcome.fail(f"{rel_entry} ({impl.name} over HTTP): nondeterministic: run 1 and run {number} differ\n"
                          + compare.diff_bytes(first, other, "run 1", f"run {number}"), rel_entry)
             return None
+    if _breaks_rules(example, outcome, impl.name, runs[0]):
+        return None  # the rule names the cause; the transports' diff would only show its symptom
     return runs[0] if _same_as_stdio(runs[0], stdio_stdout, lines, impl, outcome, example) else None
 
 
@@ -83,15 +85,27 @@ def _same_as_stdio(exchanges, stdio_stdout: bytes, lines, impl, outcome: Outcome
     return not differing
 
 
+def _judged(example: Example, outcome: Outcome, name: str, exchanges: list):
+    """`name`'s exchanges under the HTTP rules, sorted against example.toml's declared http- violations."""
+    declared = tuple(v for v in example.config.expected_violations if v.rule.startswith("http-"))
+    found = [Problem(p.rule, p.file, p.line, f"{name} over HTTP: {p.message}")
+             for p in wire_http.check(exchanges, outcome.rel(example.transcript))]
+    return rules.match(found, declared)
+
+
+def _breaks_rules(example: Example, outcome: Outcome, name: str, exchanges: list) -> bool:
+    unexpected = _judged(example, outcome, name, exchanges).unexpected
+    for problem in unexpected:
+        outcome.fail(str(problem), problem.file, problem.line)
+    return bool(unexpected)
+
+
 def rules_and_records(example: Example, outcome: Outcome, http_runs: dict[str, list]) -> None:
     """The HTTP rules over every implementation's exchanges, and the http file each one records."""
-    rel_transcript = outcome.rel(example.transcript)
     declared = tuple(v for v in example.config.expected_violations if v.rule.startswith("http-"))
     seen: set[tuple[str, int]] = set()
     for name, exchanges in http_runs.items():
-        found = [Problem(p.rule, p.file, p.line, f"{name} over HTTP: {p.message}")
-                 for p in wire_http.check(exchanges, rel_transcript)]
-        sorted_out = rules.match(found, declared)
+        sorted_out = _judged(example, outcome, name, exchanges)
         for problem in sorted_out.unexpected:
             outcome.fail(str(problem), problem.file, problem.line)
         seen |= {(p.rule, p.line) for p in sorted_out.expected}
