@@ -200,8 +200,9 @@ def test_a_request_cancelled_in_flight_owes_no_reply_and_the_server_lives_on(tmp
 
 def test_a_reply_after_a_cancel_in_flight_fails_with_the_must_not(tmp_path):
     root, proc = run_one_server(tmp_path, cancel_server(True), toml=CANCEL_TOML, lines=CANCEL_LINES)
-    failed(proc, f"{SERVER}: [stdout-reply-after-cancel] stdout line 2: id 1 (transcript line 1) was cancelled in flight by line 2",
-           "MUST NOT send any further messages")
+    failed(proc, f"{SERVER}: [stdout-reply-after-cancel] stdout line 2: id 1 (transcript line 1) was answered after "
+                 f"line 2 cancelled it", "MUST NOT send any further messages", "a race the spec allows",
+           'give line 2 a [[send]] with wait_for = "notifications/progress" and of_line = 1')
 
 
 def test_a_reply_that_beat_the_cancel_is_the_race_and_fails_as_the_example_s_fault(tmp_path):

@@ -46,10 +46,16 @@ class InFlight:
         request, cancel = hit
         # "the server ... MUST NOT send any further messages for that request" (basic/transports/stdio.mdx,
         # Cancellation)
+        # The runner cannot tell which side of the cancel the reply was written on: say both, and how to pace.
         return [("stdout-reply-after-cancel",
-                 f"id {json.dumps(reply_id)} (transcript line {request}) was cancelled in flight by line {cancel}; "
-                 f"after a cancel on stdio the server MUST NOT send any further messages for that request "
-                 f"(MCP 2026-07-28, basic/transports/stdio.mdx, Cancellation)")]
+                 f"id {json.dumps(reply_id)} (transcript line {request}) was answered after line {cancel} cancelled "
+                 f"it. Either the server wrote the reply after reading the cancel, which breaks a MUST NOT (\"the "
+                 f"server ... MUST NOT send any further messages for that request\", basic/transports/stdio.mdx, "
+                 f"Cancellation), or the reply was already on its way when the cancel was written: a race the spec "
+                 f"allows (basic/patterns/cancellation.mdx, \"Timing Considerations\"). To show a cancel, cancel "
+                 f"a call that is certainly still working: in example.toml give line {cancel} a [[send]] with "
+                 f"wait_for = \"notifications/progress\" and of_line = {request} (a call that reports progress "
+                 f"first), or cancel a call that waits until it is cancelled")]
 
     def notification(self, message: dict) -> Found:
         method = message.get("method")
