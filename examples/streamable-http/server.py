@@ -4,6 +4,7 @@
 # It uses the SDK's low-level Server, so the schemas are written out here, byte for byte what the
 # Rust twin's schemars writes, and both twins answer every line alike.
 
+import json
 import os
 import signal
 import sys
@@ -123,6 +124,57 @@ server.middleware.append(rmcp_key_order)
 # ANCHOR_END: key-order
 
 
+# ANCHOR: version-guard
+VERSION_META = "io.modelcontextprotocol/protocolVersion"
+
+
+class RefuseVersionMismatch:
+    """The spec: the MCP-Protocol-Version header MUST equal the body's protocolVersion, or the server answers 400
+    with -32020. mcp 2.3.0 picks its legacy or its 2026-07-28 handling by the header alone, so a 2026-07-28 body
+    under a legacy header would be served the legacy way. This ASGI layer checks the pair first."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        body, more = b"", True
+        while more:  # read the whole body, then hand it on unchanged
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        refusal = mismatch(dict(scope["headers"]).get(b"mcp-protocol-version"), body)
+        if refusal is not None:
+            return await answer_400(send, refusal)
+        handed = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replay():  # the body once, then whatever the connection says next (a disconnect)
+            return handed.pop() if handed else await receive()
+        await self.app(scope, replay, send)
+
+
+def mismatch(header: bytes | None, body: bytes) -> dict | None:
+    """The -32020 reply when the body names a protocol version the header does not (a missing header too)."""
+    try:
+        message = json.loads(body)
+        version = message["params"]["_meta"][VERSION_META]
+    except (ValueError, TypeError, KeyError):
+        return None  # no per-request version: the SDK judges the rest
+    sent = header.decode("latin-1") if header is not None else None
+    if sent == version:
+        return None
+    text = f"MCP-Protocol-Version header {sent!r} does not match the body's protocol version {version!r}"
+    return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32020, "message": text}}
+
+
+async def answer_400(send, reply: dict) -> None:
+    payload = json.dumps(reply, separators=(",", ":")).encode()
+    await send({"type": "http.response.start", "status": 400,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})
+# ANCHOR_END: version-guard
+
+
 # ANCHOR: main
 async def serve_stdio() -> None:
     async with stdio_server() as (read, write):  # until stdin reaches EOF
@@ -135,6 +187,7 @@ def serve_http(address: str) -> None:
     # stateless_http: no sessions for legacy clients either. host: the SDK turns on its DNS-rebinding
     # protection (Host and Origin checked) for 127.0.0.1 and localhost.
     app = server.streamable_http_app(json_response=True, stateless_http=True, host=host)
+    app.add_middleware(RefuseVersionMismatch)  # outermost: before the SDK routes by the header
     print(f"streamable-http: listening on http://{address}/mcp", file=sys.stderr)
     # After a graceful shutdown uvicorn raises the signal that stopped it again, for the handler that was
     # there before it ran: this one makes SIGTERM an exit with status 0, not a death by signal.
