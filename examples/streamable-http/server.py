@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+from urllib.parse import urlsplit
 
 import anyio
 import mcp_types as types
@@ -16,6 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 # ANCHOR: tools
@@ -175,6 +177,21 @@ async def answer_400(send, reply: dict) -> None:
 # ANCHOR_END: version-guard
 
 
+def allowed() -> TransportSecuritySettings:
+    """The Host and Origin values the SDK accepts: the local ones it allows for 127.0.0.1 by itself, and the public
+    name of MCP_PUBLIC_URL when a TLS proxy serves this server there."""
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+    # ANCHOR: public
+    public = os.environ.get("MCP_PUBLIC_URL")
+    if public:  # the proxy passes Host: mcp.example.com on; a browser sends Origin: https://mcp.example.com
+        hosts.append(urlsplit(public).netloc)
+        origins.append(public.rstrip("/"))
+    # ANCHOR_END: public
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
+
+
 # ANCHOR: main
 async def serve_stdio() -> None:
     async with stdio_server() as (read, write):  # until stdin reaches EOF
@@ -184,9 +201,10 @@ async def serve_stdio() -> None:
 def serve_http(address: str) -> None:
     host, _, port = address.rpartition(":")
     # json_response: a reply with nothing before it is one JSON body, not a one-event SSE stream.
-    # stateless_http: no sessions for legacy clients either. host: the SDK turns on its DNS-rebinding
-    # protection (Host and Origin checked) for 127.0.0.1 and localhost.
-    app = server.streamable_http_app(json_response=True, stateless_http=True, host=host)
+    # stateless_http: no sessions for legacy clients either. transport_security: the Host and Origin
+    # values accepted (a foreign Host gets 421, a foreign Origin 403).
+    app = server.streamable_http_app(json_response=True, stateless_http=True, host=host,
+                                     transport_security=allowed())
     app.add_middleware(RefuseVersionMismatch)  # outermost: before the SDK routes by the header
     print(f"streamable-http: listening on http://{address}/mcp", file=sys.stderr)
     # After a graceful shutdown uvicorn raises the signal that stopped it again, for the handler that was

@@ -390,3 +390,52 @@ def test_a_request_whose_params_are_not_an_object_still_gets_its_stream_judged()
     reply = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}}
     assert [p.rule for p in wire_http.check([_sse_exchange(request, progress, reply)], "t")] == \
         ["http-unrelated-notification"]
+
+
+def test_http_env_reaches_the_server_over_http_only_and_an_allowed_origin_must_be_served(tmp_path):
+    toml = ('http = true\nhttp_env = { MCP_PUBLIC_URL = "https://mcp.example.com" }\n\n[[http_override]]\nline = 1\n'
+            'headers = { Host = "mcp.example.com", Origin = "https://mcp.example.com" }\norigin_allowed = true\n'
+            'reason = "through the proxy"\n')
+    served = '''
+        def BROKEN(msg, status, body):
+            if os.environ.get("MCP_PUBLIC_URL") != "https://mcp.example.com":
+                return 500, "no public URL in the environment"
+            return status, body
+        '''
+    root, proc = _broken(tmp_path, served, toml=toml)
+    assert proc.returncode == 0, proc.out
+    assert _records(root)[0]["status"] == 200
+    refused = served.replace("return status, body", 'return (403, "") if REQUEST_HEADERS.get("Origin") else (status, body)')
+    _, proc = _broken(tmp_path / "refused", refused, toml=toml)
+    assert proc.returncode == 3, proc.out
+    assert "transcript.jsonl:1: [http-allowed-origin]" in proc.out, proc.out
+
+
+@pytest.mark.parametrize("toml, said", [
+    ('http = true\nhttp_env = { "lower" = "x" }\n', "http_env is a table of environment variable names"),
+    ('http = true\nhttp_env = { MCP_HTTP_ADDR = "0.0.0.0:1" }\n', "cannot set MCP_HTTP_ADDR"),
+    ('http_env = { A = "x" }\n', "http_env needs http = true"),
+    ('http = true\n[[http_override]]\nline = 1\nheaders = { Host = "h" }\norigin_allowed = true\nreason = "r"\n',
+     "needs an Origin in headers"),
+])
+def test_http_env_and_origin_allowed_are_refused_at_their_line_when_malformed(tmp_path, toml, said):
+    _, proc = _broken(tmp_path, "", toml=toml)
+    assert proc.returncode == 3, proc.out
+    assert "examples/srv/example.toml:" in proc.out and said in proc.out, proc.out
+
+
+def test_an_http_view_with_a_line_range_shows_those_lines_and_the_get_after_them(tmp_path):
+    from support.tool_repos import page
+
+    root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": "http = true\n"}},
+                     pages={"examples.md": page("srv/transcript.jsonl", "srv/http#2-3")})
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    text = (root / "docs/examples.md").read_text()
+    rows = [l for l in text.split("srv/http#2-3", 1)[1].splitlines() if l.startswith("| ") and "---" not in l][1:]
+    assert [r.split("|")[1].strip() for r in rows] == ["2 `notifications/cancelled`", "3 `tools/list`",
+                                                       "GET `/mcp` (no body)"], rows
+    (root / "docs/examples.md").write_text(page("srv/transcript.jsonl", "srv/http#4-9"))
+    wrong = invoke(root)
+    assert wrong.returncode == 4 and "docs/examples.md" in wrong.out and "lines 1 to 3" in wrong.out, wrong.out

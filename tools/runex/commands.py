@@ -66,7 +66,8 @@ def _implementation_entry(root: Path, example: model.Example, impl: model.Implem
              "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
              "serve_command": serve_cmd}
     if example.serves_http(impl.name):  # the same server over Streamable HTTP, for a client that wants a URL
-        entry["http"] = {"serve_command": serve_cmd + ["--http", HTTP_DEFAULT], "url": f"http://{HTTP_DEFAULT}/mcp"}
+        entry["http"] = {"serve_command": serve_cmd + ["--http", HTTP_DEFAULT], "url": f"http://{HTTP_DEFAULT}/mcp",
+                         "env": dict(example.config.http_env)}  # what `command` needs besides MCP_HTTP_ADDR
     if sandbox is not None:
         try:
             entry["command"] = build.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
@@ -93,8 +94,11 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http:
     sandbox = open_sandbox(unsandboxed)
     built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
     if http is not None:
-        return _serve_http(built.spec(sandbox.enabled, os.getcwd()), http, sandbox, f"{name} ({impl.name})",
-                           example.config.timeout)
+        from dataclasses import replace
+
+        spec = built.spec(sandbox.enabled, os.getcwd())
+        spec = replace(spec, env={**spec.env, **example.config.http_env})  # as the check serves it
+        return _serve_http(spec, http, sandbox, f"{name} ({impl.name})", example.config.timeout)
     # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
     # sandbox as under --check, with this process's stdin and stdout passed straight through.
     sys.stdout.flush()

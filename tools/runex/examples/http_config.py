@@ -1,4 +1,4 @@
-"""example.toml's Streamable HTTP keys: `http`, `[[http_override]]`, `http_headers` and `http_get` (run/http_stage.py
+"""example.toml's Streamable HTTP keys: `http`, `[[http_override]]`, `http_headers`, `http_get` and `http_env` (run/http_stage.py
 reads them). Each parser takes the parsed table and `at`, model.py's locator of keys, for errors that name
 the line to change."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_OVERRIDE_KEYS = {"line", "headers", "drop", "reason"}
+_OVERRIDE_KEYS = {"line", "headers", "drop", "reason", "origin_allowed"}
 # RFC 9110 5.1 and 5.5: a field name is a token; a value never holds CR, LF, NUL or other controls but HTAB. MCP
 # sends a non-ASCII value base64-encoded (streamable-http.mdx, "Value Encoding"), so a value here is ASCII.
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
@@ -24,6 +24,7 @@ class HttpOverride:
     drop: tuple[str, ...]
     reason: str
     toml_line: int | None = None  # where its [[http_override]] table starts in example.toml
+    origin_allowed: bool = False  # its Origin is one the server is configured to accept: it must be served
 
 
 
@@ -68,9 +69,13 @@ def overrides(data: dict, at) -> tuple[HttpOverride, ...]:
                            "give at least one", line)
         if not isinstance(entry["reason"], str) or not entry["reason"].strip():
             raise at.error("http_override reason must say, in words, what the deliberate case shows", line)
+        origin_allowed = entry.get("origin_allowed", False)
+        if not isinstance(origin_allowed, bool) or (origin_allowed and not any(h.lower() == "origin" for h in headers)):
+            raise at.error("http_override origin_allowed = true says the Origin this override sets is one the server "
+                           "accepts; it needs an Origin in headers", line)
         _legal(headers, at, line, "http_override headers")
         _legal(dict.fromkeys(drop, ""), at, line, "http_override drop")
-        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"], line))
+        found.append(HttpOverride(entry["line"], dict(headers), tuple(drop), entry["reason"], line, origin_allowed))
     return tuple(found)
 
 
@@ -112,6 +117,24 @@ def gets(data: dict, at) -> tuple[str, ...]:
         raise at.error(f"http_get lists paths on the server to GET, each starting with /, such as "
                        f"[\"/.well-known/oauth-protected-resource/mcp\"]; got {paths!r}", at.key("http_get"))
     return tuple(paths)
+
+
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
+def environment(data: dict, at) -> dict[str, str]:
+    """`http_env`: variables the server gets when it serves HTTP (its deployment's settings, such as the public
+    URL a proxy serves it at), in the check and under `serve --http` alike."""
+    env = data.get("http_env", {})
+    if env and not data.get("http"):
+        raise at.error("http_env needs http = true: nothing is served over HTTP", at.key("http_env"))
+    if not isinstance(env, dict) or not all(isinstance(k, str) and _ENV_NAME.fullmatch(k) and isinstance(v, str)
+                                            and "\0" not in v for k, v in env.items()):
+        raise at.error(f"http_env is a table of environment variable names (capitals, digits, _) to strings, such "
+                       f"as {{ MCP_PUBLIC_URL = \"https://mcp.example.com\" }}; got {env!r}", at.key("http_env"))
+    if "MCP_HTTP_ADDR" in env:
+        raise at.error("http_env cannot set MCP_HTTP_ADDR: the runner chooses the address", at.key("http_env"))
+    return dict(env)
 
 
 def _is_int(value: object) -> bool:

@@ -53,6 +53,7 @@ class Config:
     http_overrides: tuple[http_config.HttpOverride, ...] = ()
     http_headers: dict[str, str] = field(default_factory=dict)  # sent on every HTTP request (a test token)
     http_get: tuple[str, ...] = ()  # paths also fetched with GET over HTTP (a metadata document), recorded
+    http_env: dict[str, str] = field(default_factory=dict)  # the server's environment when it serves HTTP
     # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
     not_in_browser: tuple[tuple[str, str], ...] = ()
 
@@ -100,7 +101,7 @@ class Example:
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
-                "http_headers", "http_get", "send", "not_in_browser"}
+                "http_headers", "http_get", "http_env", "send", "not_in_browser"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
@@ -187,6 +188,7 @@ def load_config(path: Path, rel: str) -> Config:
         http_overrides=http_config.overrides(data, at),
         http_headers=http_config.headers(data, at),
         http_get=http_config.gets(data, at),
+        http_env=http_config.environment(data, at),
         sends=sends.parse(data, at),
         not_in_browser=_not_in_browser(data, at),
     )

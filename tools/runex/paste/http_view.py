@@ -17,15 +17,18 @@ MEDIA = {"application/json": "JSON", "text/event-stream": "SSE"}
 
 
 def render(lines: list[TranscriptLine], answer_key: bytes, records: dict[str, bytes], overrides: dict[int, str],
-           indent: str, record_files: list[str]) -> list[str]:
+           indent: str, record_files: list[str], shown: tuple[int, int] | None = None) -> list[str]:
     """The table's lines; `records` maps an implementation to its http.<impl>.jsonl (named in `record_files`),
-    `overrides` a line to its reason."""
+    `overrides` a line to its reason; `shown` (first, last) keeps only those transcript lines' rows (and the GETs
+    after the transcript, which are no line)."""
     parsed = {impl: [json.loads(l) for l in data.decode("utf-8").splitlines()] for impl, data in records.items()}
     groups = wire_http.group_by_line(answer_key, lines)
     impls = list(parsed)
     header = ["Line", "Headers sent (besides Accept and Content-Type)"] + [f"`{i}`" for i in impls]
     rows = [header, ["---"] * len(header)]
     keys = [_key(r) for r in parsed[impls[0]]]
+    if shown is not None:
+        keys = [k for k in keys if not isinstance(k, int) or shown[0] <= k <= shown[1]]  # GETs stay: not lines
     by_line = {impl: {_key(r): r for r in recs} for impl, recs in parsed.items()}
     for key in keys:
         first = by_line[impls[0]][key]

@@ -166,7 +166,7 @@ def is_conversation(target: str) -> bool:
 
 
 def is_http_view(target: str) -> bool:
-    parts = PurePosixPath(target).parts
+    parts = PurePosixPath(target.split("#", 1)[0]).parts
     return len(parts) == 2 and parts[1] == HTTP_VIEW
 
 
@@ -176,6 +176,7 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     from . import http_view
 
     name = PurePosixPath(block.target).parts[0]
+    shown = _line_range(block, name, page, HTTP_VIEW)
     try:
         example = model.load_one(root, name)
     except ConfigError as exc:
@@ -192,7 +193,10 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     lines, _ = transcript_reader.read(example.transcript, str(example.transcript.relative_to(root)))
     reasons = {o.line: o.reason for o in example.config.http_overrides}
     files = [str(example.http_file(impl).relative_to(root)) for impl in records]
-    return http_view.render(lines, key, records, reasons, block.indent, files)
+    if shown is not None and not all(n in {l.number for l in lines} for n in shown):
+        raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
+                        line=block.line)
+    return http_view.render(lines, key, records, reasons, block.indent, files, shown)
 
 
 def _pending_or_checked_in(path: Path, overrides: dict[Path, bytes]) -> bytes | None:
@@ -254,15 +258,15 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
 _RANGE = re.compile(r"^(?P<first>[1-9][0-9]*)(?:-(?P<last>[1-9][0-9]*))?$")
 
 
-def _line_range(block: markers.Block, name: str, page: str) -> tuple[int, int] | None:
+def _line_range(block: markers.Block, name: str, page: str, view: str = CONVERSATION) -> tuple[int, int] | None:
     """`NAME/conversation#7-9` shows the exchanges of transcript lines 7 to 9 (`#7`: line 7 alone), so a page can
-    put each part of a conversation next to the prose about it."""
+    put each part of a conversation next to the prose about it; `NAME/http#7-9` those lines' HTTP rows."""
     if "#" not in block.target:
         return None
     found = _RANGE.match(block.region or "")
     if not found or int(found["last"] or found["first"]) < int(found["first"]):
-        raise PageError(f"{block.target}: after # a conversation takes transcript lines, such as "
-                        f"{name}/{CONVERSATION}#7-9 or {name}/{CONVERSATION}#3", file=page, line=block.line)
+        raise PageError(f"{block.target}: after # a view takes transcript lines, such as "
+                        f"{name}/{view}#7-9 or {name}/{view}#3", file=page, line=block.line)
     return int(found["first"]), int(found["last"] or found["first"])
 
 

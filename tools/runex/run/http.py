@@ -43,6 +43,7 @@ class Request:
     body: bytes
     overridden: bool = False
     path: str = PATH
+    origin_allowed: bool = False
 
 
 def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools_list_result: object,
@@ -59,7 +60,8 @@ def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools
         override = by_line.get(line.number)
         headers = derived if override is None else http_headers.apply_override(derived, override.set_headers,
                                                                                   override.drop)
-        requests.append(Request(line, "POST", headers, derived, line.raw, overridden=override is not None))
+        requests.append(Request(line, "POST", headers, derived, line.raw, overridden=override is not None,
+                                origin_allowed=override is not None and override.origin_allowed))
     for path in gets:
         get = [("Accept", "application/json")] + extra
         requests.append(Request(None, "GET", get, get, b"", path=path))
@@ -195,6 +197,7 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
 def _exchange(request: Request, event: dict) -> wire_http.Exchange:
     exchange = wire_http.Exchange(request.line, request.method, request.headers, request.derived, event["status"],
                                   [(k, v) for k, v in event["headers"]], base64.b64decode(event["body"]),
-                                  overridden=request.overridden, path=request.path)
+                                  overridden=request.overridden, path=request.path,
+                                  origin_allowed=request.origin_allowed)
     wire_http.read_body(exchange)
     return exchange

@@ -37,6 +37,7 @@ class Exchange:
     escaped: bool = False  # the same messages as over stdio, with other JSON string escapes
     messages: list[bytes] = field(default_factory=list)
     events: list[str] = field(default_factory=list)  # SSE: each event's kind ("response" or its method)
+    origin_allowed: bool = False  # an override whose Origin the server is configured to accept
 
     def header(self, name: str) -> str | None:
         return next((v for k, v in self.headers if k == name), None)
@@ -209,6 +210,11 @@ def _override_rules(ex: Exchange, fault) -> None:
     """A deliberate case from example.toml: a header that no longer mirrors the body, or a foreign Origin."""
     sent = {k.lower(): v for k, v in ex.request_headers}
     origin = sent.get("origin")
+    if origin is not None and ex.origin_allowed:
+        if not 200 <= ex.status < 300:
+            fault("http-allowed-origin", f"an Origin the server is configured to accept ({origin}) got {ex.status}; "
+                                         f"example.toml says origin_allowed, so it must be served")
+        return
     if origin is not None and not origin.startswith(LOCAL_ORIGINS):
         if ex.status != 403:
             fault("http-foreign-origin", f"a foreign Origin ({origin}) got {ex.status}; servers MUST validate "

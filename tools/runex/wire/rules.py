@@ -44,6 +44,7 @@ RULES = {
     "http-stream-end": "transcript",
     "http-error-status": "transcript",
     "http-foreign-origin": "transcript",
+    "http-allowed-origin": "transcript",
     "http-header-mismatch": "transcript",
     "http-get-not-405": "transcript",
     "http-session-id": "transcript",
