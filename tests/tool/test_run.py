@@ -405,7 +405,8 @@ def test_a_twin_that_breaks_a_wire_rule_is_named_before_the_disagreement(tmp_pat
     root = make_repo(tmp_path, {"twins": {"main.rs": rust_echo("same"), "server.py": chatty}})
     proc = invoke(root)
     assert proc.returncode == 3, proc.out
-    rule = "examples/twins/server.py (python): [stdout-not-a-message] stdout line 1: not a JSON-RPC message"
+    at = chatty.splitlines().index('print("loading tools")') + 1  # named at the print that wrote the stray line
+    rule = f"examples/twins/server.py:{at} (python): [stdout-not-a-message] stdout line 1: not a JSON-RPC message"
     assert rule in proc.out, proc.out
     assert "main.rs (rust): [" not in proc.out, proc.out
     assert proc.out.index(rule) < proc.out.index("twins disagree"), proc.out
