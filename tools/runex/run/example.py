@@ -57,7 +57,7 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
             if exchanges is None:
                 return
             http_runs[impl.name] = exchanges
-    stdout = _agreed(outputs, outcome, outcome.rel(example.answer_key))
+    stdout = _agreed(outputs, outcome, example)
     if stdout is None:
         _twin_faults(example, outcome, outputs, lines, validator)
         return
@@ -160,18 +160,26 @@ def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.
     return runs[0]
 
 
-def _agreed(outputs: dict[str, bytes], outcome: Outcome, rel_key: str) -> bytes | None:
-    """The one stdout every twin wrote, or None (the outcome failed) when two differ."""
-    names = list(outputs)
-    first = outputs[names[0]]
-    for name in names[1:]:
-        if outputs[name] != first:
-            line = compare.first_difference(first, outputs[name])
-            outcome.fail(f"{rel_key}:{line}: twins disagree: {names[0]} and {name} wrote different stdout for the "
-                         f"same transcript; they must match byte for byte\n"
-                         + compare.diff_bytes(first, outputs[name], names[0], name), rel_key, line)
-            return None
-    return first
+def _agreed(outputs: dict[str, bytes], outcome: Outcome, example: Example) -> bytes | None:
+    """The one stdout every twin wrote, or None (the outcome failed) when two differ: which twin still writes the
+    answer key, and each differing value (answer_key/compare.py, disagreement)."""
+    names, first = list(outputs), next(iter(outputs.values()))
+    if all(out == first for out in outputs.values()):
+        return first
+    rel_key = outcome.rel(example.answer_key)
+    key = example.answer_key.read_bytes() if example.answer_key.is_file() else None
+    sources = {name: outcome.rel(_edited_file(example.implementation(name))) for name in names}
+    said, line = compare.disagreement(outputs, key, sources)
+    outcome.fail(f"{rel_key}:{line}: twins disagree: {' and '.join(names)} wrote different stdout for the same "
+                 f"transcript; they must match byte for byte. {said}", rel_key, line)
+    return None
+
+
+def _edited_file(impl: Implementation) -> Path:
+    """The file an author edits to change what `impl` writes: a cargo project's src/main.rs, not its Cargo.toml."""
+    from ..report import stray_print
+
+    return next(iter(stray_print.source_files(impl)), impl.entry)
 
 
 def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], lines,
