@@ -39,7 +39,7 @@ def test_it_runs_the_rules_on_the_named_example_and_page():
     assert len(re.findall(r"^\d+ passed", out, re.M)) == 4, out
     assert "make example: all 5 steps passed" in out
     assert 'RUNEX_TEST_EXAMPLES=first-server .venv/bin/python -m pytest -q -k "first-server" tests/interop/' in out
-    assert '-k "what-is-mcp" tests/site/test_pages.py' in out
+    assert '-k "what-is-mcp or first-server" tests/site/test_pages.py' in out
 
 
 def repo_copy(tmp_path: Path) -> Path:
