@@ -37,6 +37,9 @@ $(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	npm ci --no-audit --no-fund   # pyodide and @bjorn3/browser_wasi_shim ("Run it here"), the conformance suite and its Node 22 (package-lock.json pins them)
+	@node -e 'process.exit(+process.versions.node.split(".")[0] < 22 ? 1 : 0)' || echo "Node $$(node -v): the EBADENGINE" \
+	  "warning above is content-type 3.1.1 (it asks for Node 22), which comes with the conformance suite; that suite" \
+	  "runs on the Node 22 npm ci installed (the npm package node), so nothing runs it on this Node (README.md)"
 	touch $(STAMP)
 
 # mkdocs.yml's markdown extension runex.paste.markdown_ext (the conversation view, rendered at build time) lives in
