@@ -97,3 +97,17 @@ def test_every_test_file_of_a_rule_is_named_in_the_rules_table():
                            f"its reason and the command that checks it (or list the file in NOT_A_RULE, saying what "
                            f"it holds instead): {unnamed}")
     assert [f for f in NOT_A_RULE if f not in files] == [], "NOT_A_RULE names a file that is gone"
+
+
+def test_the_python_half_of_the_floats_section_is_what_python_does():
+    """"Floats, byte for byte" quotes json.dumps and Python's rounding; this interpreter must still agree (the serde_json
+    half was measured against the examples' Cargo.lock, whose serde_json the page names)."""
+    import json
+
+    text = PAGE.read_text(encoding="utf-8")
+    written = ", ".join(f"`{json.dumps(v)}`" for v in (1.5e-5, 9.9e-5, 1e-6, 1e-7))
+    assert f"| {written} |" in text, written
+    assert json.dumps(100 * 9 / 5 + 32) == "212.0" and json.dumps(100 * 9 // 5 + 32) == "212"
+    assert (round(0.125, 2), round(2.675, 2), round(2.5)) == (0.12, 2.67, 2)
+    assert (f"{0.125:.2f}", f"{2.675:.2f}", f"{2.5:.2f}") == ("0.12", "2.67", "2.50")
+    assert "`0.12` in Python and `0.13` in Rust, `2.675` gives `2.67` and `2.68`" in text
