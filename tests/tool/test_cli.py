@@ -411,3 +411,16 @@ def test_serve_an_unknown_example_or_implementation(tmp_path):
     wrong = serve(root, "ex", "--impl", "rust")
     _, err = wrong.communicate(timeout=20)
     assert wrong.returncode != 0 and b"has no implementation 'rust' (it has: python)" in err
+
+
+def test_a_hand_edit_in_a_pasted_answer_key_points_at_the_server_not_the_key(tmp_path):
+    root = echo_repo(tmp_path)
+    text = (root / "docs/p.md").read_text()
+    key = text.index("<!-- example-begin: ex/answer_key.jsonl -->")
+    (root / "docs/p.md").write_text(text[:key] + text[key:].replace("hello", "HELLO", 1))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    said = " ".join(proc.out.split())
+    assert ("The text between these markers is copied from examples/ex/answer_key.jsonl; examples/ex/answer_key.jsonl "
+            "is written by the tool from what the server wrote: an edit made on the page belongs in the server (or the "
+            "transcript), never in that file, then run the command below") in said, proc.out

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from . import markers
 
+WRITTEN_BY_THE_TOOL = {"answer_key.jsonl", "stderr.txt"}  # and http.<impl>.jsonl: records of a run, never edited
+
 
 def described(root: Path, block: markers.Block) -> str:
     """`examples/NAME/FILE`, with the region and its lines in the file when the block shows a region."""
@@ -42,6 +44,12 @@ def hand_edit_note(root: Path, old: str, new: str, page: str, block: markers.Blo
     """The sentences under a drifted pasted block: where the text comes from, and where an edit belongs."""
     source = described(root, block)
     line = first_changed_line(old, new, page, block)
+    name = block.path.rsplit("/", 1)[-1]
+    if name in WRITTEN_BY_THE_TOOL or (name.startswith("http.") and name.endswith(".jsonl")):
+        where = (f"{source.split(' ', 1)[0]} is written by the tool from what the server wrote: an edit made on the "
+                 f"page belongs in the server (or the transcript), never in that file")
+    else:
+        where = f"an edit made on the page belongs in {source.split(' ', 1)[0]}: make it there"
     return (f"{page}:{line} is the first line that differs. The text between these markers is copied from {source}; "
-            f"an edit made on the page belongs in {source.split(' ', 1)[0]}: make it there, then run the command "
-            f"below, which pastes the file's text here again (and drops any edit made on the page).")
+            f"{where}, then run the command below, which pastes the file's text here again (and drops any edit made "
+            f"on the page).")
