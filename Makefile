@@ -37,6 +37,9 @@ $(STAMP): requirements.txt constraints.txt package-lock.json
 	$(PYTHON_BOOT) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	npm ci --no-audit --no-fund   # pyodide and @bjorn3/browser_wasi_shim ("Run it here"), the conformance suite and its Node 22 (package-lock.json pins them)
+	@node -e 'process.exit(+process.versions.node.split(".")[0] < 22 ? 1 : 0)' || echo "Node $$(node -v): the EBADENGINE" \
+	  "warning above is content-type 3.1.1 (it asks for Node 22), which comes with the conformance suite; that suite" \
+	  "runs on the Node 22 npm ci installed (the npm package node), so nothing runs it on this Node (README.md)"
 	touch $(STAMP)
 
 # mkdocs.yml's markdown extension runex.paste.markdown_ext (the conversation view, rendered at build time) lives in
@@ -63,18 +66,29 @@ check: $(TOOLS_PTH) sandbox wasm-target
 # One example (and its page) in seconds, not the whole suite's minutes: the tool's check of NAME, then every rule the
 # suite holds for an example, run on NAME alone (its real servers with stdout closed, fed edge inputs, driven by the
 # official SDK client over stdio and HTTP, building no other example; the workspace's rustfmt and layout), and with
-# PAGE= that page's shape, its place on the reading path, its screen budget, the share of docs/mcp its pastes take
-# and no placeholder left.
+# PAGE= that page's shape, JSON and tables, its place on the reading path, its screen budget and conversation view,
+# the example's "Run it here" in the browser (one site build for all of them), the share of docs/mcp its pastes take
+# and no placeholder left. Every step runs even when one before it failed, so one loop shows every failure; the
+# last lines list the steps that failed, and the exit status is 1 if any did.
 #   make example NAME=pagination PAGE=pagination
+EXAMPLE_STEPS = \
+  '$(PYTHON) tools/run_examples.py --check $(NAME)' \
+  'RUNEX_TEST_EXAMPLES=$(NAME) $(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py tests/interop/test_real_client.py tests/interop/test_http_client.py' \
+  '$(PYTHON) -m pytest -q tests/test_rust_examples.py' \
+  $(if $(PAGE),'$(PYTHON) -m pytest -q -k "$(PAGE) or $(NAME)" tests/site/test_pages.py tests/site/test_page_json.py tests/site/test_tables.py tests/browser/test_page_budget.py tests/browser/test_conversation.py tests/browser/test_run_here.py tests/browser/test_run_here_rust.py') \
+  $(if $(PAGE),'$(PYTHON) -m pytest -q tests/site/test_reading_path.py tests/site/test_page_sources.py tests/site/test_placeholders.py')
+
 example: $(TOOLS_PTH) sandbox
 	@test -n "$(NAME)" || { echo "usage: make example NAME=<folder under examples/> [PAGE=<page under docs/mcp/, no .md>]"; exit 2; }
-	$(PYTHON) tools/run_examples.py --check $(NAME)
-	RUNEX_TEST_EXAMPLES=$(NAME) $(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py \
-	  tests/interop/test_real_client.py tests/interop/test_http_client.py
-	$(PYTHON) -m pytest -q tests/test_rust_examples.py
-	$(if $(PAGE),$(PYTHON) -m pytest -q -k "$(PAGE)" tests/site/test_pages.py tests/browser/test_page_budget.py)
-	$(if $(PAGE),$(PYTHON) -m pytest -q tests/site/test_reading_path.py tests/site/test_page_sources.py \
-	  tests/site/test_placeholders.py)
+	@failed=""; nfailed=0; steps=0; \
+	for step in $(EXAMPLE_STEPS); do \
+	  steps=$$((steps + 1)); echo "$$step"; \
+	  sh -c "$$step" || { nfailed=$$((nfailed + 1)); failed="$$failed    $$step\n"; }; \
+	done; \
+	if [ "$$nfailed" = 0 ]; then echo "make example: all $$steps steps passed"; exit 0; fi; \
+	printf "make example: %s of %s steps failed (their output is above); fix each, then run this again:\n%b" \
+	  "$$nfailed" "$$steps" "$$failed"; \
+	echo "    make example NAME=$(NAME)$(if $(PAGE), PAGE=$(PAGE))"; exit 1
 
 # The published build: the check first, so drift can never be published.
 site: check

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tomllib
+from pathlib import Path
 
 from support.repo import ROOT, skip_or_fail
 
@@ -37,11 +38,65 @@ def test_the_workspace_is_formatted_by_rustfmt():
     assert proc.returncode == 0, f"run `cargo fmt --all` in examples/ (rustfmt.toml sets the width):\n{proc.stdout}{proc.stderr}"
 
 
+def code_outside_comments(text: str, suffix: str) -> list[tuple[int, str]]:
+    """Each line's code with its comments blanked out (Rust `//`, `/* */`; TOML `#`), strings kept, as (number, code).
+
+    A comment cannot read a file, so a comment that names server.py is no reason to fail; a string can, so text in
+    a string is kept even where it holds `//` or `#`."""
+    found, in_block = [], False
+    for number, line in enumerate(text.splitlines(), start=1):
+        code, i, in_string = [], 0, False
+        while i < len(line):
+            pair = line[i:i + 2]
+            if in_block:
+                in_block, i = (False, i + 2) if pair == "*/" else (True, i + 1)
+                continue
+            if in_string:
+                code.append(line[i:i + 2] if pair[:1] == "\\" else line[i])
+                in_string = not (line[i] == '"')
+                i += 2 if pair[:1] == "\\" else 1
+                continue
+            if (suffix == ".rs" and pair == "//") or (suffix == ".toml" and line[i] == "#"):
+                break
+            if suffix == ".rs" and pair == "/*":
+                in_block, i = True, i + 2
+                continue
+            in_string = line[i] == '"'
+            code.append(line[i])
+            i += 1
+        found.append((number, "".join(code)))
+    return found
+
+
+def twin_readers(examples: Path) -> list[str]:
+    """`FILE:LINE: text` for each line of Rust or TOML code (comments aside) under `examples` that names server.py."""
+    found = []
+    for path in sorted(examples.rglob("*")):
+        if path.suffix not in (".rs", ".toml") or "target" in path.relative_to(examples).parts or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for number, code in code_outside_comments(text, path.suffix):
+            if "server.py" in code:
+                found.append(f"{path.relative_to(examples.parent)}:{number}: {text.splitlines()[number - 1].strip()}")
+    return found
+
+
 def test_no_rust_source_reads_its_python_twin():
     """The tool keys a cargo build on the crate's folder without server.py (tools/runex/build/compile.py, source_files),
     so that editing the Python twin builds nothing; a crate that read server.py (include_str!, a build script)
-    would then keep a stale binary."""
-    readers = [str(p.relative_to(ROOT)) for p in EXAMPLES.rglob("*")
-               if p.suffix in (".rs", ".toml") and "target" not in p.relative_to(EXAMPLES).parts
-               and p.is_file() and "server.py" in p.read_text(encoding="utf-8")]
-    assert readers == [], "these name server.py; a crate must not read its twin"
+    would then keep a stale binary. Comments may name the twin: they read nothing."""
+    readers = twin_readers(EXAMPLES)
+    assert readers == [], ("a crate must not read its Python twin (the build cache leaves server.py out, so the binary "
+                           "would go stale); remove the code that names server.py:\n  " + "\n  ".join(readers))
+
+
+def test_a_twin_named_in_code_is_reported_at_its_line_and_one_in_a_comment_is_not(tmp_path):
+    src = tmp_path / "examples" / "twin" / "src"
+    src.mkdir(parents=True)
+    (src / "main.rs").write_text('//! The Rust twin of server.py.\nfn main() {\n    /* like server.py */ let url = '
+                                 '"http://h/x";\n    let twin = include_str!("../server.py"); // server.py\n}\n')
+    (src.parent / "Cargo.toml").write_text('[package]\nname = "twin"  # server.py is its twin\nbuild = "server.py"\n')
+    assert twin_readers(tmp_path / "examples") == [
+        'examples/twin/Cargo.toml:3: build = "server.py"',
+        'examples/twin/src/main.rs:4: let twin = include_str!("../server.py"); // server.py',
+    ]

@@ -191,7 +191,9 @@ def test_a_debug_print_on_stdout_fails_both(copy):
     root, name = copy
     debug_print(root, name)
     output = tool_check(root)
-    assert f"examples/{name}/server.py (python): [stdout-not-a-message] stdout line 1:" in output, output
+    lines = (root / "examples" / name / "server.py").read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if 'print(f"debug: handling' in line)  # named at the print
+    assert f"examples/{name}/server.py:{at} (python): [stdout-not-a-message] stdout line 1:" in output, output
     assert "debug: handling" in output
     assert_every_mode(client_problems(root, name), "mcp client could not read a stdout line",
                       "Invalid JSON", "debug: handling")

@@ -3,8 +3,10 @@
 * Arguments that fail a tool's inputSchema. The spec's tools page (2026-07-28, server/tools.mdx, "Error Handling")
   lists input validation errors as tool execution errors: a normal result with `isError: true`, whose text the model
   reads and can act on. Every tool of every implementation is called with arguments its own inputSchema rejects
-  (as tools/list reports it), and every reply must be such a result. Unknown tools and malformed requests stay
-  JSON-RPC errors; they are not tested here.
+  (as tools/list reports it), and every reply must be such a result: a missing required argument, a wrong type, a
+  value outside an `enum` (an unknown unit: the other arguments taken from a call in the transcript, so the enum
+  alone fails), a property the schema forbids. Unknown tools and malformed requests stay JSON-RPC errors; they are
+  not tested here.
 * A lone surrogate ("\\ud800") in a string. It is no character (RFC 8259, section 8.2: what a parser does with it is
   unpredictable). Each Python twin must answer every request, byte for byte as its Rust twin: U+FFFD where the Rust
   toy decodes it so, -32700 with id null where the Rust parser refuses the line. The SDK examples have no twin,
@@ -17,8 +19,10 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -76,9 +80,28 @@ def replies(stdout: bytes) -> dict:
 # ---- arguments that fail the inputSchema ---------------------------------------------------------------------
 
 
-def violating_arguments(schema: dict) -> list[tuple[str, dict]]:
-    """Argument objects the schema rejects, each with what is wrong with it."""
-    found = []
+def outside(values: list) -> object:
+    """A value of the same JSON type as an enum's members that is none of them: an unknown unit, say."""
+    if all(isinstance(v, str) for v in values):
+        return "not-" + "-or-".join(values)
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return max(values) + 1
+    return {"not": "a member"}
+
+
+def outside_an_enum(schema: dict, valid: dict) -> list[tuple[str, dict]]:
+    """The first enum property given a value outside its enum, the other arguments as a valid call gives them, so
+    the enum alone is what fails the schema (and not a missing required argument the server checks first)."""
+    for name, spec in (schema.get("properties") or {}).items():
+        if isinstance(spec, dict) and isinstance(spec.get("enum"), list) and spec["enum"]:
+            return [(f"{name!r} outside its enum {spec['enum']}", {**valid, name: outside(spec["enum"])})]
+    return []
+
+
+def violating_arguments(schema: dict, valid: dict | None = None) -> list[tuple[str, dict]]:
+    """Argument objects the schema rejects, each with what is wrong with it. `valid`: arguments a call in the
+    example's transcript gave this tool, the base for the enum case."""
+    found = outside_an_enum(schema, valid or {})
     required = schema.get("required") or []
     properties = schema.get("properties") or {}
     if required:
@@ -99,6 +122,21 @@ def calls_tools(example: dict) -> bool:
     return '"method":"tools/call"' in text
 
 
+def transcript_arguments(example: dict, root: Path = ROOT) -> dict[str, dict]:
+    """Tool name -> the arguments of the first call of it in the example's transcript (ones the server accepts)."""
+    found = {}
+    for raw in (root / example["transcript"]).read_bytes().splitlines():
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            continue
+        params = message.get("params") if isinstance(message, dict) else None
+        if isinstance(params, dict) and message.get("method") == "tools/call" and isinstance(params.get("arguments"),
+                                                                                                dict):
+            found.setdefault(params.get("name"), params["arguments"])
+    return found
+
+
 TOOL_CASES = [(example, impl) for example in declared() if calls_tools(example)
               for impl in example["implementations"]]
 
@@ -106,12 +144,24 @@ TOOL_CASES = [(example, impl) for example in declared() if calls_tools(example)
 @pytest.mark.parametrize("example, impl", TOOL_CASES, ids=[f"{e['name']}/{i['name']}" for e, i in TOOL_CASES])
 def test_arguments_that_fail_the_input_schema_get_a_result_with_is_error(example, impl):
     example, impl = entry(example["name"], impl["name"])
+    wrong = schema_failures(example, impl)
+    assert not wrong, (f"{impl['entry']}: {SCHEMA_RULE}:\n  " + "\n  ".join(wrong))
+
+
+SCHEMA_RULE = ("arguments that fail the inputSchema must get a result with isError true (a tool execution error the "
+               "model can read and correct), not a JSON-RPC error; see the rules table in "
+               "docs/contributing/adding-an-example.md")
+
+
+def schema_failures(example: dict, impl: dict, root: Path = ROOT) -> list[str]:
+    """Each call with arguments its tool's inputSchema rejects that did not get an isError result, with the reply."""
     listed = replies(talk(impl, [request(1, "tools/list")]).stdout).get(1, {})
     tools = listed.get("result", {}).get("tools") or []
     assert tools, f"{example['name']} calls tools in its transcript but tools/list listed none: {listed}"
     texts, asked = [], {}
+    valid = transcript_arguments(example, root)
     for tool in tools:
-        for why, arguments in violating_arguments(tool.get("inputSchema") or {}):
+        for why, arguments in violating_arguments(tool.get("inputSchema") or {}, valid.get(tool["name"])):
             id_ = f"bad-{len(texts) + 1}"
             texts.append(request(id_, "tools/call", name=tool["name"], arguments=arguments))
             asked[id_] = f"{tool['name']} with {why}: {json.dumps(arguments)}"
@@ -125,8 +175,45 @@ def test_arguments_that_fail_the_input_schema_get_a_result_with_is_error(example
         result = reply.get("result")
         if not (isinstance(result, dict) and result.get("isError") is True and result.get("content")):
             wrong.append(f"{what}\n    got {json.dumps(reply, ensure_ascii=False)[:400]}")
-    assert not wrong, (f"{impl['entry']}: arguments that fail the inputSchema must get a result with isError true "
-                       f"(a tool execution error the model can read), not a JSON-RPC error:\n  " + "\n  ".join(wrong))
+    return wrong
+
+
+UNIT_SERVER = '''
+UNITS = ["C", "F"]
+TOOL = {"name": "convert", "inputSchema": {"type": "object", "required": ["degrees", "unit"],
+        "properties": {"degrees": {"type": "number"}, "unit": {"type": "string", "enum": UNITS}}}}
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["method"] == "tools/list":
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "tools": [TOOL], "ttlMs": 0,
+                                                              "cacheScope": "public"}})
+        continue
+    args = msg["params"].get("arguments") or {}
+    if "unit" in args and args["unit"] not in UNITS:  # the slip: an unknown unit as a protocol error
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32602, "message": "unknown unit"}})
+    elif not isinstance(args.get("degrees"), (int, float)) or "unit" not in args:
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "isError": True,
+                                                              "content": [{"type": "text", "text": "bad arguments"}]}})
+    else:
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete",
+                                                              "content": [{"type": "text", "text": "ok"}]}})
+'''
+
+
+def test_an_unknown_enum_value_answered_with_a_json_rpc_error_is_caught(tmp_path):
+    """The slip the enum case is for: a tool that checks its unit against an enum and answers an unknown one with
+    -32602, while every other bad argument gets isError. Only the enum case finds it, and it names the case."""
+    from support.tool_repos import jsonl, make_repo, req, server
+
+    calls = jsonl(req(1), req(2, "tools/call", name="convert", arguments={"degrees": 100, "unit": "C"}))
+    root = make_repo(tmp_path, {"units": {"server.py": server(UNIT_SERVER), "transcript.jsonl": calls}})
+    shutil.copytree(ROOT / "tools", root / "tools", ignore=shutil.ignore_patterns("__pycache__"))  # its own serve
+    example, impl = entry("units", "python", root=root)
+    wrong = schema_failures(example, impl, root)
+    assert len(wrong) == 1, wrong
+    assert wrong[0].startswith("convert with 'unit' outside its enum ['C', 'F']: "
+                               '{"degrees": 100, "unit": "not-C-or-F"}'), wrong
+    assert '"code": -32602' in wrong[0], wrong
 
 
 # ---- a lone surrogate ---------------------------------------------------------------------------------------------

@@ -20,27 +20,30 @@ def rules_section() -> str:
     return rest.split("\n## ", 1)[0]
 
 
-def rows() -> list[tuple[str, str]]:
+def rows() -> list[tuple[str, str, str]]:
+    """(rule, why, command) of each row of the rules table."""
     found = []
     for line in rules_section().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("| ") else []
-        if len(cells) == 2 and cells[0] != "Rule" and not set(cells[0]) <= {"-"}:
-            command = re.search(r"`([^`]+)`(?![^`]*`)", cells[1])
-            found.append((cells[0], command.group(1) if command else ""))
+        if len(cells) == 3 and cells[0] != "Rule" and not set(cells[0]) <= {"-"}:
+            command = re.search(r"`([^`]+)`(?![^`]*`)", cells[2])
+            found.append((cells[0], cells[1], command.group(1) if command else ""))
     return found
 
 
 def test_every_rule_the_suite_holds_is_stated():
     section = rules_section()
-    for rule in ("rustfmt", "closes its stdout", "lone surrogate", "level tag", '"In short"', "## Sources",
+    for rule in ("rustfmt", "closes its stdout", "lone surrogate", "`isError: true`", "`enum`", "level tag", '"In short"',
+                 "## Sources",
                  "## Po polsku", 'lang="pl"', "3 to 5 paragraphs", "Szukaj po polsku", "collapsed `???` block",
                  "`mkdocs.yml`", "`docs/levels.md`", "`docs/index.md`"):
         assert rule in section, f"{PAGE.relative_to(ROOT)}: the rules section does not state {rule!r}"
 
 
-def test_every_rule_has_a_command_naming_tests_that_exist():
+def test_every_rule_has_a_reason_and_a_command_naming_tests_that_exist():
     assert len(rows()) >= 7, rows()
-    for rule, command in rows():
+    for rule, why, command in rows():
+        assert len(why) > 20, f"{rule[:40]}...: say why the rule holds"
         words = shlex.split(command)
         assert words[:3] == [".venv/bin/python", "-m", "pytest"] or words[:2] == [".venv/bin/python",
                                                                                    "tools/run_examples.py"], command
@@ -60,3 +63,51 @@ def test_contributing_md_points_at_the_rules():
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     assert '"Rules the suite holds"' in text and "(docs/contributing/adding-an-example.md)" in text
     assert HEADING.removeprefix("## ").startswith("Rules the suite holds")
+
+
+# Test files that hold no rule for an example or a page, each with what it holds instead. Every other file under
+# tests/interop, tests/site and tests/browser holds one, and the rules table names it: a contributor reads the rule
+# there before a test finds it.
+NOT_A_RULE = {
+    "tests/interop/test_broken_copies.py": "the checks themselves, against broken copies of an example",
+    "tests/interop/test_conformance.py": "the official conformance suite on the streamable-http example alone",
+    "tests/interop/test_schema_validator.py": "the tool's schema validator on single messages",
+    "tests/site/test_contributor_page.py": "this page",
+    "tests/site/test_make_example.py": "the fast loop itself",
+    "tests/site/test_readme.py": "README.md",
+    "tests/site/test_serve_config.py": "make serve's configuration",
+    "tests/site/test_serve_hook.py": "make serve's hook",
+    "tests/site/test_serve_live.py": "make serve, run for real",
+    "tests/site/test_site_config.py": "the site's address, sitemap and edit links (mkdocs.yml)",
+    "tests/site/test_zensical.py": "the site under Zensical",
+    "tests/browser/test_broken_pages.py": "the browser checks themselves, against broken pages",
+    "tests/browser/test_http_view.py": "the HTTP view's layout, for every HTTP example at once",
+    "tests/browser/test_polish_search.py": "the search box's Polish folding",
+    "tests/browser/test_site_pages.py": "every built page at once: loads cleanly, tabs, palette, search, phone",
+    "tests/browser/test_subpath_404.py": "the 404 page under a sub-path",
+}
+
+
+def test_every_test_file_of_a_rule_is_named_in_the_rules_table():
+    section = rules_section()
+    files = sorted(str(p.relative_to(ROOT)) for folder in ("interop", "site", "browser")
+                   for p in (ROOT / "tests" / folder).glob("test_*.py"))
+    unnamed = [f for f in files if f not in NOT_A_RULE and f not in section]
+    assert unnamed == [], (f"state the rule each of these holds in the rules table of {PAGE.relative_to(ROOT)}, with "
+                           f"its reason and the command that checks it (or list the file in NOT_A_RULE, saying what "
+                           f"it holds instead): {unnamed}")
+    assert [f for f in NOT_A_RULE if f not in files] == [], "NOT_A_RULE names a file that is gone"
+
+
+def test_the_python_half_of_the_floats_section_is_what_python_does():
+    """"Floats, byte for byte" quotes json.dumps and Python's rounding; this interpreter must still agree (the serde_json
+    half was measured against the examples' Cargo.lock, whose serde_json the page names)."""
+    import json
+
+    text = PAGE.read_text(encoding="utf-8")
+    written = ", ".join(f"`{json.dumps(v)}`" for v in (1.5e-5, 9.9e-5, 1e-6, 1e-7))
+    assert f"| {written} |" in text, written
+    assert json.dumps(100 * 9 / 5 + 32) == "212.0" and json.dumps(100 * 9 // 5 + 32) == "212"
+    assert (round(0.125, 2), round(2.675, 2), round(2.5)) == (0.12, 2.67, 2)
+    assert (f"{0.125:.2f}", f"{2.675:.2f}", f"{2.5:.2f}") == ("0.12", "2.67", "2.50")
+    assert "`0.12` in Python and `0.13` in Rust, `2.675` gives `2.67` and `2.68`" in text

@@ -4,6 +4,7 @@ newest first, and the rest of the design in DESIGN.md."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from support.repo import ROOT
@@ -44,3 +45,44 @@ def test_every_relative_link_of_the_readme_and_the_design_resolves():
         text = (ROOT / name).read_text(encoding="utf-8")
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
             assert (ROOT / target).exists(), f"{name} links to {target}, which does not exist"
+
+
+def node_minimum(range_text: str) -> int | None:
+    """The least Node major a plain `>=N` (or `>= N.x.y`) engines range allows; None for any other form."""
+    match = re.fullmatch(r">=\s*(\d+)(\.\d+)*", range_text.strip())
+    return int(match.group(1)) if match else None
+
+
+def engine_gaps(lock: dict, readme: str) -> list[str]:
+    """Packages in the lock that ask for a newer Node than package.json's engines allow, and the README does not name
+    with their version: each is an EBADENGINE warning a reader meets on `npm ci` without a word of why."""
+    root = lock["packages"][""]
+    allowed = node_minimum(root.get("engines", {}).get("node", ""))
+    if allowed is None:
+        return ["package.json: give engines.node as >=N, the Node this project needs"]
+    gaps = []
+    for path, package in lock["packages"].items():
+        wanted = node_minimum(package.get("engines", {}).get("node", ""))
+        name = path.rsplit("node_modules/", 1)[-1]
+        if path and wanted is not None and wanted > allowed and f"`{name}`\n  {package['version']}" not in readme \
+                and f"`{name}` {package['version']}" not in readme:
+            gaps.append(f"{name} {package['version']} asks for Node {wanted}, above engines' {allowed}: say in "
+                        f"README.md why npm ci warns for it, or raise engines.node")
+    return gaps
+
+
+def test_readme_and_package_json_agree_on_node():
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    allowed = node_minimum(package["engines"]["node"])
+    assert lock["packages"][""].get("engines") == package["engines"], "run npm install --package-lock-only"
+    assert f"Node.js with npm, {allowed} or newer (`engines` in `package.json`)" in README
+    assert engine_gaps(lock, README) == []
+
+
+def test_a_dependency_that_needs_a_newer_node_must_be_explained():
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    lock["packages"]["node_modules/pyodide"]["engines"] = {"node": ">=24"}
+    assert engine_gaps(lock, README) == [
+        f"pyodide {lock['packages']['node_modules/pyodide']['version']} asks for Node 24, above engines' 20: say in "
+        f"README.md why npm ci warns for it, or raise engines.node"]

@@ -173,6 +173,29 @@ def test_page_drift_names_the_page_and_line(tmp_path):
     assert "+++ docs/p.md (as pasted)" in proc.out
 
 
+def test_a_hand_edit_in_a_pasted_region_names_the_file_and_region_it_belongs_in(tmp_path):
+    """An edit between the markers is undone by the command that fixes drift: the message says where the text comes
+    from (the file, the region and its lines) and that the edit belongs there, before that command."""
+    source = ECHO_ARGS.replace("import json", "# ANCHOR: top\nimport json", 1).replace(
+        "def send(", "# ANCHOR_END: top\n\ndef send(", 1)
+    root = make_repo(tmp_path, {"ex": {"server.py": source, "transcript.jsonl": CALLS}}, {"p.md": page("ex/server.py#top")})
+    assert invoke(root).returncode == 0
+    page_text = (root / "docs/p.md").read_text()
+    edited = page_text.replace("import json", "import json as JSON", 1)
+    (root / "docs/p.md").write_text(edited)
+    line = next(n for n, l in enumerate(edited.splitlines(), 1) if "import json as JSON" in l)
+    first, last = (next(n for n, l in enumerate(source.splitlines(), 1) if marker in l) for marker in
+                   ("ANCHOR: top", "ANCHOR_END: top"))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    note = (f"docs/p.md:{line} is the first line that differs. The text between these markers is copied from "
+            f"examples/ex/server.py (region top, lines {first + 1}\u2013{last - 1}); an edit made on the page belongs "
+            f"in examples/ex/server.py: make it there, then run the command below, which pastes the file's text here "
+            f"again (and drops any edit made on the page).")
+    assert note in " ".join(proc.out.split()), proc.out
+    assert proc.out.index("is the first line that differs") < proc.out.index("Update answer keys and pages with:")
+
+
 def test_a_missing_answer_key_is_drift_under_check(tmp_path):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}})
     before = snapshot(root)
@@ -339,7 +362,8 @@ def test_github_actions_annotations_for_drift_failures_and_broken_pages(tmp_path
     assert proc.returncode == 3, proc.out
     assert "::error file=examples/ex/answer_key.jsonl,line=2::ex: answer key drifted" in proc.out
     assert re.search(r"^::error file=docs/p\.md,line=\d+::pasted block differs", proc.out, re.M)
-    assert re.search(r"^::error file=examples/bad/server\.py::bad: .*\[stdout-not-a-message\] stdout line 2:",
+    at = stray.splitlines().index('            print("oops")') + 1  # the print that wrote the stray line
+    assert re.search(rf"^::error file=examples/bad/server\.py,line={at}::bad: .*\[stdout-not-a-message\] stdout line 2:",
                      proc.out, re.M), proc.out
     assert "::error" not in tool(root, "--check").out, "annotations only on GitHub Actions"
 
@@ -387,3 +411,16 @@ def test_serve_an_unknown_example_or_implementation(tmp_path):
     wrong = serve(root, "ex", "--impl", "rust")
     _, err = wrong.communicate(timeout=20)
     assert wrong.returncode != 0 and b"has no implementation 'rust' (it has: python)" in err
+
+
+def test_a_hand_edit_in_a_pasted_answer_key_points_at_the_server_not_the_key(tmp_path):
+    root = echo_repo(tmp_path)
+    text = (root / "docs/p.md").read_text()
+    key = text.index("<!-- example-begin: ex/answer_key.jsonl -->")
+    (root / "docs/p.md").write_text(text[:key] + text[key:].replace("hello", "HELLO", 1))
+    proc = invoke(root, "--check")
+    assert proc.returncode == 5, proc.out
+    said = " ".join(proc.out.split())
+    assert ("The text between these markers is copied from examples/ex/answer_key.jsonl; examples/ex/answer_key.jsonl "
+            "is written by the tool from what the server wrote: an edit made on the page belongs in the server (or the "
+            "transcript), never in that file, then run the command below") in said, proc.out

@@ -387,15 +387,38 @@ def test_twins_that_agree_pass(tmp_path, rustc):
     assert re.search(r"^written +twins +rust\+python .*built rust", proc.out, re.M), proc.out
 
 
-def test_twins_that_disagree_fail_with_both_outputs_as_a_diff(tmp_path, rustc):
+def test_twins_that_disagree_fail_showing_each_differing_value_aligned(tmp_path, rustc):
     root = make_repo(tmp_path, {"twins": {"main.rs": rust_echo("from-rust"), "server.py": py_twin("from-python")}})
     proc = invoke(root)
     assert proc.returncode == 3, proc.out
     assert "twins disagree: rust and python wrote different stdout" in proc.out
-    assert "--- rust" in proc.out and "+++ python" in proc.out
-    assert re.search(r'^ *-.*"who":"from-rust"', proc.out, re.M)
-    assert re.search(r'^ *\+.*"who":"from-python"', proc.out, re.M)
+    assert "There is no answer key yet to say which twin is right" in proc.out
+    start = '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public","who":"from-'
+    column = len(start) - 30  # the excerpt starts 30 characters before the first difference
+    assert (f"    stdout line 1, from character {column + 1}:\n"
+            f'        rust    …{start[-30:]}rust"}}}}\n'
+            f'        python  …{start[-30:]}python"}}}}\n'
+            f"                {' ' * 31}^\n") in proc.out, proc.out
+    assert "... and 1 more stdout lines differ" not in proc.out and "stdout line 2" in proc.out
     assert not (root / "examples/twins/answer_key.jsonl").exists()
+
+
+def test_twins_that_disagree_say_which_one_still_writes_the_answer_key(tmp_path, rustc):
+    """The difference sits 230 characters into a line: the excerpt shows the value, not the line, and says which
+    twin changed (the one that no longer writes the answer key)."""
+    padding = "p" * 230
+    root = make_repo(tmp_path, {"twins": {"main.rs": rust_echo(padding + " 212.0 F"),
+                                          "server.py": py_twin(padding + " 212.0 F")}})
+    assert invoke(root).returncode == 0
+    (root / "examples/twins/server.py").write_text(py_twin(padding + " 203.0 F"))
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert ("rust still writes the answer key; python (examples/twins/server.py) changed: fix it, or, if the change "
+            "is meant, make rust do the same.") in proc.out, proc.out
+    rows = [row for row in proc.out.splitlines() if "212.0" in row or "203.0" in row or row.strip() == "^"]
+    assert [row.strip()[:8] for row in rows[:3]] == ["rust    ", "python  ", "^"], proc.out
+    assert rows[0].index("212.0") == rows[1].index("203.0") and rows[2].index("^") == rows[0].index("212.0") + 1
+    assert all(len(row) < 100 for row in rows), proc.out
 
 
 def test_a_twin_that_breaks_a_wire_rule_is_named_before_the_disagreement(tmp_path, rustc):
@@ -405,7 +428,8 @@ def test_a_twin_that_breaks_a_wire_rule_is_named_before_the_disagreement(tmp_pat
     root = make_repo(tmp_path, {"twins": {"main.rs": rust_echo("same"), "server.py": chatty}})
     proc = invoke(root)
     assert proc.returncode == 3, proc.out
-    rule = "examples/twins/server.py (python): [stdout-not-a-message] stdout line 1: not a JSON-RPC message"
+    at = chatty.splitlines().index('print("loading tools")') + 1  # named at the print that wrote the stray line
+    rule = f"examples/twins/server.py:{at} (python): [stdout-not-a-message] stdout line 1: not a JSON-RPC message"
     assert rule in proc.out, proc.out
     assert "main.rs (rust): [" not in proc.out, proc.out
     assert proc.out.index(rule) < proc.out.index("twins disagree"), proc.out

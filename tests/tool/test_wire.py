@@ -7,13 +7,19 @@ import json
 import pytest
 
 from support.tool_repos import (ANSWERS_FIRST, META, PARSE_ERROR_LOOP, compact, example_toml, invoke, jsonl, note, req,
-                                run_one_server, violation)
+                                run_one_server, server, violation)
 from runex.wire import check as wire
 from runex.wire import transcript
 
 KEY = "examples/srv/answer_key.jsonl"
 TRANSCRIPT = "examples/srv/transcript.jsonl"
 SERVER_AT = "examples/srv/server.py (python)"  # where a broken stdout rule is named
+
+
+def stray_at(body: str, code: str) -> str:
+    """Where a stray stdout line is named: at the print in server.py that wrote it (report/stray_print.py)."""
+    lines = server(body).splitlines()
+    return f"examples/srv/server.py:{next(n for n, l in enumerate(lines, 1) if code in l)} (python)"
 
 
 def run_server(tmp_path, body: str, lines: str | None = None, toml: str | None = None, *args: str):
@@ -32,7 +38,7 @@ MISBEHAVIOURS = {
     "non-utf8": ('sys.stdout.buffer.write(b"\\xff\\xfe{}\\n"); sys.stdout.flush()',
                  [f"{SERVER_AT}: [stdout-not-utf8] stdout line 1:", "byte 0"]),
     "stray-line": ('print("debug: got a request"); sys.stdout.flush()',
-                   [f"{SERVER_AT}: [stdout-not-a-message] stdout line 1:", "debug: got a request",
+                   ["{STRAY_AT}: [stdout-not-a-message] stdout line 1:", "debug: got a request",
                     "diagnostics belong on stderr"]),
     "not-an-object": ('print("[1, 2]"); sys.stdout.flush()', [f"{SERVER_AT}: [stdout-not-jsonrpc] stdout line 1:"]),
     "server-request": ('send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})',
@@ -62,7 +68,7 @@ def test_a_bad_line_on_stdout_fails_the_example_naming_the_server_and_its_stdout
             answer(msg)
     '''
     root, proc = run_server(tmp_path, body)
-    expected = [e.replace('\\"', '"') for e in expected]
+    expected = [e.replace('\\"', '"').replace("{STRAY_AT}", stray_at(body, code)) for e in expected]
     assert_failed(root, proc, *expected)
     assert "answer_key.jsonl:" not in proc.out, "the answer key is the one file never to edit: name the server"
 
@@ -195,14 +201,14 @@ def test_an_expected_violation_that_vanishes_fails(tmp_path):
 def test_an_expected_violation_on_another_line_does_not_excuse_this_one(tmp_path):
     root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-a-message", 1))
     assert proc.returncode == 3, proc.out
-    assert f"{SERVER_AT}: [stdout-not-a-message] stdout line 2:" in proc.out
+    assert f"{stray_at(STRAY_ON_LINE_2, 'print(')}: [stdout-not-a-message] stdout line 2:" in proc.out
     assert "declares [stdout-not-a-message] at line 1, but it did not happen" in proc.out
 
 
 def test_an_expected_violation_of_another_rule_does_not_excuse_this_one(tmp_path):
     root, proc = run_server(tmp_path, STRAY_ON_LINE_2, toml=violation("stdout-not-utf8", 2))
     assert proc.returncode == 3, proc.out
-    assert f"{SERVER_AT}: [stdout-not-a-message] stdout line 2:" in proc.out
+    assert f"{stray_at(STRAY_ON_LINE_2, 'print(')}: [stdout-not-a-message] stdout line 2:" in proc.out
 
 
 def test_a_declared_malformed_transcript_line_gets_one_null_id_reply(tmp_path):
@@ -497,7 +503,8 @@ def test_a_run_that_stops_still_reports_every_wire_fault_it_wrote(tmp_path):
     '''
     root, proc = run_server(tmp_path, body, jsonl(req(1), req(2), note(), req(3)), "timeout = 1\n")
     assert_failed(root, proc, "no reply with id 3 to transcript line 4 within 1 s",
-                  f"{SERVER_AT}: [stdout-not-a-message] stdout line 1:", f"{SERVER_AT}: [stdout-result-and-error] stdout line 3:",
+                  f"{stray_at(body, 'print(')}: [stdout-not-a-message] stdout line 1:",
+                  f"{SERVER_AT}: [stdout-result-and-error] stdout line 3:",
                   f"{SERVER_AT}: [stdout-reply-without-request] stdout line 5: response id 77",
                   f'{SERVER_AT}: [stdout-reply-without-request] stdout line 6: response id "3"')
     assert proc.out.count("[stdout-") == 4, proc.out
@@ -513,5 +520,6 @@ def test_a_fault_declared_in_example_toml_is_not_reported_after_a_run_that_stops
     '''
     toml = "timeout = 1\n" + violation("stdout-not-a-message", 1)
     root, proc = run_server(tmp_path, body, jsonl(req(1), req(2)), toml)
-    assert_failed(root, proc, "no reply to transcript line 2", f"{SERVER_AT}: [stdout-not-a-message] stdout line 3:")
+    assert_failed(root, proc, "no reply to transcript line 2",
+                  f"{stray_at(body, 'print(')}: [stdout-not-a-message] stdout line 3:")
     assert f"{KEY}:1:" not in proc.out, proc.out

@@ -85,3 +85,55 @@ def first_difference(a: bytes, b: bytes) -> int:
         if x != y:
             return number
     return min(a.count(b"\n"), b.count(b"\n")) + 1
+
+
+EXCERPT_BEFORE, EXCERPT_AFTER = 30, 40  # characters shown around a difference: the value, not the whole line
+SHOWN_LINES = 3  # differing lines shown as excerpts; the rest are counted
+
+
+def disagreement(outputs: dict[str, bytes], key: bytes | None, sources: dict[str, str]) -> tuple[str, int]:
+    """What twins that wrote different stdout are told: which of them still writes the answer key (so which one
+    changed), then each differing line as a short aligned excerpt with a caret under the first different character.
+    `sources` names each twin's file. Returns the text after "twins disagree: ..." and the first differing line."""
+    names = list(outputs)
+    split = {name: out.split(b"\n") for name, out in outputs.items()}
+    differing = [n for n in range(max(len(s) for s in split.values()))
+                 if len({s[n] if n < len(s) else None for s in split.values()}) > 1]
+    parts = [_who_matches(outputs, key, sources)]
+    for number in differing[:SHOWN_LINES]:
+        parts.append(excerpt({name: s[number] if number < len(s) else None for name, s in split.items()}, number + 1))
+    if len(differing) > SHOWN_LINES:
+        parts.append(f"... and {len(differing) - SHOWN_LINES} more stdout lines differ")
+    return "\n".join(parts), differing[0] + 1 if differing else 1
+
+
+def _who_matches(outputs: dict[str, bytes], key: bytes | None, sources: dict[str, str]) -> str:
+    if key is None:
+        return "There is no answer key yet to say which twin is right: make them agree, then write it."
+    same = [name for name, out in outputs.items() if out == key]
+    other = [name for name in outputs if name not in same]
+    if not same:
+        return ("Neither twin writes the answer key any more: both changed; make them agree, then review the new "
+                "answer key.")
+    changed = " and ".join(f"{name} ({sources[name]})" for name in other)
+    return (f"{' and '.join(same)} still {'writes' if len(same) == 1 else 'write'} the answer key; {changed} "
+            f"changed: fix {'it' if len(other) == 1 else 'them'}, or, if the change is meant, make "
+            f"{' and '.join(same)} do the same.")
+
+
+def excerpt(lines: dict[str, bytes | None], number: int) -> str:
+    """One stdout line as each twin wrote it, cut to a window around the first difference, aligned, with a caret."""
+    texts = {name: None if raw is None else raw.decode("utf-8", "replace") for name, raw in lines.items()}
+    present = [t for t in texts.values() if t is not None]
+    at = next((i for i, chars in enumerate(zip(*present)) if len(set(chars)) > 1), min(map(len, present)))
+    start = max(0, at - EXCERPT_BEFORE)
+    width = max(len(name) for name in texts)
+    rows = [f"stdout line {number}, from character {start + 1}:" if start else f"stdout line {number}:"]
+    for name, text in texts.items():
+        if text is None:
+            rows.append(f"    {name:<{width}}  (no line {number})")
+            continue
+        shown = text[start:at + EXCERPT_AFTER]
+        rows.append(f"    {name:<{width}}  {'…' if start else ''}{shown}{'…' if len(text) > at + EXCERPT_AFTER else ''}")
+    rows.append(f"    {'':<{width}}  {' ' * ((1 if start else 0) + at - start)}^")
+    return "\n".join(rows)

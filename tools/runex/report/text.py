@@ -84,7 +84,7 @@ class Reporter:
             self.annotate(report.tampered.file, None, report.tampered.message)
             return
         if report.options.check:
-            self._drift(pastes.drifted)
+            self._drift(pastes.drifted, report.root)
         for rel in report.written_pages:
             self.line(f"{self.paint('pasted  ', 'green')} {rel}")
         self.line(summary(report))
@@ -92,10 +92,11 @@ class Reporter:
         if fix:
             self.line(fix)
 
-    def _drift(self, drifted) -> None:
+    def _drift(self, drifted, root: Path) -> None:
         if not drifted:
             return
         from ..answer_key.compare import diff_bytes
+        from ..paste.origin import hand_edit_note
         from ..paste.pages import is_conversation
 
         for result in drifted:
@@ -105,6 +106,8 @@ class Reporter:
                         f"is rendered when the site is built (tools/runex/paste/markdown_ext.py)") if conversation \
                     else f"the block pasted from examples/{block.target} differs from the file"
                 self.line(f"{self.paint('drifted ', 'yellow')} {result.rel}:{block.line}: {said}")
+                if not conversation:
+                    self.line(_indent(hand_edit_note(root, result.old, result.new, result.rel, block)))
                 self.annotate(result.rel, block.line, said if conversation else
                               f"pasted block differs from examples/{block.target}")
             self.line("\n".join("    " + l for l in diff_bytes(result.old.encode(), result.new.encode(),

@@ -57,7 +57,7 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
             if exchanges is None:
                 return
             http_runs[impl.name] = exchanges
-    stdout = _agreed(outputs, outcome, outcome.rel(example.answer_key))
+    stdout = _agreed(outputs, outcome, example)
     if stdout is None:
         _twin_faults(example, outcome, outputs, lines, validator)
         return
@@ -160,18 +160,26 @@ def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.
     return runs[0]
 
 
-def _agreed(outputs: dict[str, bytes], outcome: Outcome, rel_key: str) -> bytes | None:
-    """The one stdout every twin wrote, or None (the outcome failed) when two differ."""
-    names = list(outputs)
-    first = outputs[names[0]]
-    for name in names[1:]:
-        if outputs[name] != first:
-            line = compare.first_difference(first, outputs[name])
-            outcome.fail(f"{rel_key}:{line}: twins disagree: {names[0]} and {name} wrote different stdout for the "
-                         f"same transcript; they must match byte for byte\n"
-                         + compare.diff_bytes(first, outputs[name], names[0], name), rel_key, line)
-            return None
-    return first
+def _agreed(outputs: dict[str, bytes], outcome: Outcome, example: Example) -> bytes | None:
+    """The one stdout every twin wrote, or None (the outcome failed) when two differ: which twin still writes the
+    answer key, and each differing value (answer_key/compare.py, disagreement)."""
+    names, first = list(outputs), next(iter(outputs.values()))
+    if all(out == first for out in outputs.values()):
+        return first
+    rel_key = outcome.rel(example.answer_key)
+    key = example.answer_key.read_bytes() if example.answer_key.is_file() else None
+    sources = {name: outcome.rel(_edited_file(example.implementation(name))) for name in names}
+    said, line = compare.disagreement(outputs, key, sources)
+    outcome.fail(f"{rel_key}:{line}: twins disagree: {' and '.join(names)} wrote different stdout for the same "
+                 f"transcript; they must match byte for byte. {said}", rel_key, line)
+    return None
+
+
+def _edited_file(impl: Implementation) -> Path:
+    """The file an author edits to change what `impl` writes: a cargo project's src/main.rs, not its Cargo.toml."""
+    from ..report import stray_print
+
+    return next(iter(stray_print.source_files(impl)), impl.entry)
 
 
 def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], lines,
@@ -186,25 +194,26 @@ def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], 
         impl = example.implementation(name)
         found = wire.check_stdout(stdout, lines, rel_key, rel_transcript, validator, example.config.sends)
         for problem in rules.match(found, example.config.expected_violations).unexpected:
-            faults.append(_at_the_server(problem, f"{outcome.rel(impl.entry)} ({name})", outcome.rel(impl.entry)))
+            faults.append(_at_the_server(problem, [impl], outcome, stdout))
     for text, file, line in reversed(faults):
         outcome.fail_first(text, file, line)
 
 
-def _at_the_server(problem: Problem, servers: str, entry: str) -> tuple[str, str, int | None]:
-    """A broken stdout rule named at the server that wrote the line (`servers`: its entry file and implementation),
-    never at the answer key, which is the one file an author must not edit; its line is the stdout line. Any other
-    rule keeps its own file and line. Returns the text, the file and the line to annotate."""
+def _at_the_server(problem: Problem, impls: list[Implementation], outcome: Outcome,
+                   stdout: bytes) -> tuple[str, str, int | None]:
+    """A broken stdout rule named at the servers that wrote the line (twins that agree wrote the same stdout, so
+    both broke it), never at the answer key, which is the one file an author must not edit; a stray line at the
+    print that wrote it (report/stray_print.py). Any other rule keeps its own file and line. Returns the text, the
+    file and the line to annotate."""
     if rules.RULES.get(problem.rule) != "stdout":
         return str(problem), problem.file, problem.line
-    return f"{servers}: [{problem.rule}] stdout line {problem.line}: {problem.message}", entry, None
+    if problem.rule == "stdout-not-a-message":
+        from ..report import stray_print
 
-
-def _servers(example: Example, outcome: Outcome) -> tuple[str, str]:
-    """Every implementation of `example` as a report names them ("src/main.rs (cargo) and server.py (python)"),
-    and the first one's entry file for an annotation: twins that agree wrote the same stdout, so both broke it."""
-    named = [f"{outcome.rel(impl.entry)} ({impl.name})" for impl in example.implementations]
-    return " and ".join(named), outcome.rel(example.implementations[0].entry)
+        return stray_print.report(problem, impls, outcome.root, stdout)
+    servers = " and ".join(f"{outcome.rel(impl.entry)} ({impl.name})" for impl in impls)
+    return (f"{servers}: [{problem.rule}] stdout line {problem.line}: {problem.message}", outcome.rel(impls[0].entry),
+            None)
 
 
 # After a run that stopped, these rules say what the failure said already (the reply it waited for) or what stopping
@@ -224,7 +233,7 @@ def _wire_stage_cut_short(example: Example, impl: Implementation, outcome: Outco
                               validator, example.config.sends)
     found = [p for p in found if p.rule not in _SAID_BY_THE_FAILURE]
     for problem in rules.match(found, example.config.expected_violations).unexpected:
-        outcome.fail(*_at_the_server(problem, f"{outcome.rel(impl.entry)} ({impl.name})", outcome.rel(impl.entry)))
+        outcome.fail(*_at_the_server(problem, [impl], outcome, result.stdout))
 
 
 def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transcript_expected: list[Problem],
@@ -237,9 +246,8 @@ def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transc
     sorted_out = rules.match(found, example.config.expected_violations)
     vanished = [v for v in sorted_out.vanished if not v.rule.startswith("http-")  # run/http_stage.py's to judge
                 and not any(p.rule == v.rule and p.line == v.line for p in transcript_expected)]
-    servers, entry = _servers(example, outcome)
     for problem in sorted_out.unexpected:
-        outcome.fail(*_at_the_server(problem, servers, entry))
+        outcome.fail(*_at_the_server(problem, example.implementations, outcome, stdout))
     for declared in vanished:
         rel_config = outcome.rel(example.dir / "example.toml")
         outcome.fail(f"{rel_config} declares [{declared.rule}] at line {declared.line}, but it did not happen; "
