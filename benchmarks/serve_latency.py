@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How long `mkdocs serve` takes to show an edited example on its page: save, then poll the served page.
 
-    python benchmarks/serve_latency.py                  # 5 edits of examples/stands-alone/server.py, median
-    python benchmarks/serve_latency.py --file main.rs   # the Rust twin: a comment, so one rustc run per edit
+    .venv/bin/python benchmarks/serve_latency.py                  # 5 edits of examples/stands-alone/server.py, median
+    .venv/bin/python benchmarks/serve_latency.py --file main.rs   # the Rust twin: a comment, so one rustc run per edit
 
 It does what `make serve` does (run_examples.py, site_assets.py, `mkdocs serve --strict`, here on a free port),
 waits for the first build, then appends a comment line to the example's server.py or main.rs (neutral for the answer
@@ -31,9 +31,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-from runex.paste import markers, pages  # noqa: E402
+from runex.paste import markers, pages
 
 POLL = 0.02
 
@@ -119,8 +118,7 @@ def main() -> int:
     comment = "#" if args.file == "server.py" else "//"
     original = source.read_bytes()
     python = sys.executable
-    # mkdocs.yml's markdown extension (runex.paste.markdown_ext) from this checkout's tools/, whichever venv runs it.
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT / "tools"))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     subprocess.run([python, "tools/run_examples.py"], cwd=ROOT, check=True, capture_output=True)
     subprocess.run([python, "tools/site_assets.py"], cwd=ROOT, check=True, capture_output=True)
     port = free_port()
