@@ -139,7 +139,12 @@ class RunexPlugin(BasePlugin):
 
 
 def root_of(config) -> Path:
-    """The checkout being built: the folder of its mkdocs.yml (mkdocs.serve.yml sits beside it)."""
+    """The checkout being built: the folder of its mkdocs.yml (mkdocs.serve.yml sits beside it); the one this package
+    was installed from when the configuration came from no file."""
+    if not config.config_file_path:
+        from .environment import default_root
+
+        return default_root()
     return Path(config.config_file_path).resolve().parent
 
 
