@@ -10,12 +10,12 @@ PYTHON_BOOT ?= python3
 VENV        := .venv
 PYTHON      := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
-TOOLS_PTH   := $(VENV)/.tools-on-path
+TOOL        := $(VENV)/.runex-installed
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test fast check regen site setup sandbox wasm-target clean bench zensical example
 
-setup: $(TOOLS_PTH) sandbox wasm-target
+setup: $(TOOL) sandbox wasm-target
 
 # "Run it here" runs each Rust example in the reader's browser, built for wasm32-wasip1: rustup adds that target's
 # standard library once (a no-op after that).
@@ -42,25 +42,26 @@ $(STAMP): requirements.txt constraints.txt package-lock.json
 	  "runs on the Node 22 npm ci installed (the npm package node), so nothing runs it on this Node (README.md)"
 	touch $(STAMP)
 
-# mkdocs.yml's markdown extension runex.paste.markdown_ext (the conversation view, rendered at build time) lives in
-# tools/: a .pth file puts this checkout's tools/ on the venv's import path, for `python -m mkdocs` and the tests.
-$(TOOLS_PTH): $(STAMP)
-	$(PYTHON) tools/venv_path.py $(VENV)
+# The tool's package runex (tools/runex/, pyproject.toml), installed editable: mkdocs.yml's plugin `runex` and its
+# markdown extension runex.paste.markdown_ext (the conversation view, rendered at build time), the `run-examples`
+# command, and `import runex` for the tests and benchmarks. The pins are requirements.txt's, hence --no-deps.
+$(TOOL): $(STAMP) pyproject.toml
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
 # Regenerate answer keys and pasted blocks (fails on any example that does not verify), then serve.
 # mkdocs.serve.yml is the site without search and git dates; --dirty rebuilds only the page that changed (mkdocs
 # aborts a dirty build under --strict; `make site` is the strict build); tools/serve_site.py is `mkdocs serve`
 # polling every 0.1 s, not 0.5 s: about 0.7 s from save to page here (benchmarks/serve_latency.py --make-serve).
-serve: $(TOOLS_PTH) sandbox wasm-target
+serve: $(TOOL) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 	$(PYTHON) tools/site_assets.py
 	$(PYTHON) tools/serve_site.py -f mkdocs.serve.yml --dirty
 
-regen: $(TOOLS_PTH) sandbox wasm-target
+regen: $(TOOL) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py
 
-check: $(TOOLS_PTH) sandbox wasm-target
+check: $(TOOL) sandbox wasm-target
 	$(PYTHON) tools/run_examples.py --check
 
 # One example (and its page) in seconds, not the whole suite's minutes: the tool's check of NAME, then every rule the
@@ -78,7 +79,7 @@ EXAMPLE_STEPS = \
   $(if $(PAGE),'$(PYTHON) -m pytest -q -k "$(PAGE) or $(NAME)" tests/site/test_pages.py tests/site/test_page_json.py tests/site/test_tables.py tests/browser/test_page_budget.py tests/browser/test_conversation.py tests/browser/test_run_here.py tests/browser/test_run_here_rust.py') \
   $(if $(PAGE),'$(PYTHON) -m pytest -q tests/site/test_reading_path.py tests/site/test_page_sources.py tests/site/test_placeholders.py')
 
-example: $(TOOLS_PTH) sandbox
+example: $(TOOL) sandbox
 	@test -n "$(NAME)" || { echo "usage: make example NAME=<folder under examples/> [PAGE=<page under docs/mcp/, no .md>]"; exit 2; }
 	@failed=""; nfailed=0; steps=0; \
 	for step in $(EXAMPLE_STEPS); do \
@@ -97,11 +98,11 @@ site: check
 
 WORKERS ?= 2
 
-test: $(TOOLS_PTH) sandbox wasm-target zensical
+test: $(TOOL) sandbox wasm-target zensical
 	$(PYTHON) tools/run_examples.py --check
 	$(PYTHON) -m pytest -n $(WORKERS)
 
-fast: $(TOOLS_PTH) sandbox
+fast: $(TOOL) sandbox
 	$(PYTHON) -m pytest -n 2 -m "not slow"
 
 # Zensical (pinned in requirements-zensical.txt) in its own venv under .cache/, for tests/site/test_zensical.py
@@ -109,7 +110,7 @@ fast: $(TOOLS_PTH) sandbox
 zensical:
 	$(PYTHON_BOOT) tools/zensical_env.py
 
-bench: $(TOOLS_PTH) sandbox wasm-target
+bench: $(TOOL) sandbox wasm-target
 	$(PYTHON) benchmarks/bench.py
 
 clean:

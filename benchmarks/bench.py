@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What verification costs as the site grows: the tool against a naive baseline, side by side in one run.
 
-    python benchmarks/bench.py                      # sizes 10, 50, 200; 3 runs each; writes benchmarks/results/
-    python benchmarks/bench.py --sizes 10,50 --runs 5
+    .venv/bin/python benchmarks/bench.py                 # sizes 10, 50, 200; 3 runs each; writes benchmarks/results/
+    .venv/bin/python benchmarks/bench.py --sizes 10,50 --runs 5
 
 For each size N it generates N synthetic examples (half Rust, half Python, each a small real server made from the
 tool's own `new` templates, with a transcript and a page pasting it) in a temporary directory and measures:
@@ -40,12 +40,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-from runex import cli  # noqa: E402
-from runex.build import compile as build  # noqa: E402
-from runex.examples import scaffold  # noqa: E402
-from runex.examples.model import Implementation  # noqa: E402
+from runex import cli
+from runex.build import compile as build
+from runex.examples import scaffold
+from runex.examples.model import Implementation
 
 TOOL = ROOT / "tools" / "run_examples.py"
 CORES = os.cpu_count() or 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One conversation over stdio against the same conversation over Streamable HTTP, side by side, alternating.
 
-    python benchmarks/http_vs_stdio.py [EXAMPLE] --runs 10
+    .venv/bin/python benchmarks/http_vs_stdio.py [EXAMPLE] --runs 10
 
 For each implementation of EXAMPLE (default streamable-http) that example.toml says serves HTTP, it builds it
 (from the cache), then holds the transcript's conversation in the sandbox in turns: stdio (run/stdio.py, the
@@ -19,13 +19,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-from runex import sandbox as sandboxing  # noqa: E402
-from runex.build import compile as build  # noqa: E402
-from runex.examples import model  # noqa: E402
-from runex.run import http, http_stage, stdio  # noqa: E402
-from runex.wire import transcript  # noqa: E402
+from runex import sandbox as sandboxing
+from runex.build import compile as build
+from runex.examples import model
+from runex.run import http, http_stage, stdio
+from runex.wire import transcript
 
 
 def main() -> int:

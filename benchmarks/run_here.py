@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What "Run it here" costs, Rust and Python side by side: the bytes each adds to the site, and the reader's wait.
 
-    python benchmarks/run_here.py            # every example with the button, each language, 3 cold runs each
-    python benchmarks/run_here.py --runs 5
+    .venv/bin/python benchmarks/run_here.py   # every example with the button, each language, 3 cold runs each
+    .venv/bin/python benchmarks/run_here.py --runs 5
 
-It builds the site as the browser tests do (tools/site_assets.py, then `mkdocs build --strict`), serves it on
+It builds the site as `make site` does (tools/site_assets.py, then `mkdocs build --strict`), serves it on
 127.0.0.1 and, for every example with the button and each language it runs in (Rust: the wasm32-wasip1 module under
 the WASI shim; Python: the twin in Pyodide), opens its page in a fresh browser context (empty HTTP cache), chooses
 the language, presses the button and reads how long the page waited from the press to the first reply on stdout
@@ -18,21 +18,23 @@ benchmarks/results/run_here.json.
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # sitekit imports the tests' support package, as pytest's rootdir gives it
-sys.path.insert(0, str(ROOT / "tools"))
-from tests.browser.sitekit import SiteServer, build_site, discover_docs, markers, pages  # noqa: E402
+from runex.paste import markers, pages
+from runex.paste import run_here as browser
 
-from runex.paste import run_here as browser  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SHARED_FILES = ("docs/javascripts/run-here.js", "docs/stylesheets/run-here.css")  # on every page
 RUST_FILES = ("docs/javascripts/run-here-wasm-worker.js", "docs/javascripts/run-here-lines.js")
@@ -66,18 +68,47 @@ def weight() -> dict:
     return report
 
 
+def site_path(source: Path) -> str:
+    """The path MkDocs gives the page docs/`source` (directory URLs): "mcp/what-is-mcp/", "" for the home page."""
+    parts = list(source.relative_to(ROOT / "docs").with_suffix("").parts)
+    parts = parts[:-1] if parts[-1] == "index" else parts
+    return "/".join(parts) + "/" if parts else ""
+
+
 def pages_with_button() -> dict[str, tuple[str, list[str]]]:
     """Example -> (its page's path, the languages its button runs)."""
     runs = {r.name: [k for k in ("rust", "python") if getattr(r, k) is not None] for r in browser.browser_runs(ROOT)}
     found = {}
-    for doc in discover_docs(ROOT):
-        for segment in markers.parse((ROOT / doc.src).read_text(encoding="utf-8"), doc.src):
+    for source in sorted((ROOT / "docs").rglob("*.md")):
+        rel = str(source.relative_to(ROOT))
+        for segment in markers.parse(source.read_text(encoding="utf-8"), rel):
             if isinstance(segment, markers.Block) and pages.is_conversation(segment.target) \
                     and "#" not in segment.target:
                 name = segment.path.split("/")[0]
                 if name in runs:
-                    found.setdefault(name, (doc.path, runs[name]))
+                    found.setdefault(name, (site_path(source), runs[name]))
     return found
+
+
+def build_site(site_dir: Path) -> None:
+    """The site as `make site` builds it (without its --check), into `site_dir`."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    subprocess.run([sys.executable, "tools/site_assets.py"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)], cwd=ROOT,
+                   env=env, check=True)
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (signature of the base class)
+        pass
+
+
+def serve(site_dir: Path) -> ThreadingHTTPServer:
+    """`site_dir` served on 127.0.0.1 (a port the OS picks) from a thread; shutdown() stops it."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site_dir)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def press(page, name: str, kind: str) -> float:
@@ -127,16 +158,17 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        build_site(ROOT, Path(tmp) / "site")
-        server = SiteServer(Path(tmp) / "site")
+        build_site(Path(tmp) / "site")
+        server = serve(Path(tmp) / "site")
         try:
             with sync_playwright() as driver:
                 chromium = driver.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                                   args=["--no-sandbox", "--disable-gpu"])
-                results = measure(chromium, server.base_url, args.runs)
+                results = measure(chromium, f"http://127.0.0.1:{server.server_address[1]}/", args.runs)
                 chromium.close()
         finally:
-            server.stop()
+            server.shutdown()
+            server.server_close()
     report = {"machine": f"{platform.machine()}, {platform.python_version()}", "weight": weight(),
               "examples": results}
     for kind in ("rust", "python"):

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """How long `mkdocs serve` takes to show an edited example on its page: save, then poll the served page.
 
-    python benchmarks/serve_latency.py                  # 5 edits of examples/stands-alone/server.py, median
-    python benchmarks/serve_latency.py --file main.rs   # the Rust twin: a comment, so one rustc run per edit
+    .venv/bin/python benchmarks/serve_latency.py                  # 5 edits of examples/stands-alone/server.py, median
+    .venv/bin/python benchmarks/serve_latency.py --file main.rs   # the Rust twin: a comment, so one rustc run per edit
 
 It does what `make serve` does (run_examples.py, site_assets.py, `mkdocs serve --strict`, here on a free port),
 waits for the first build, then appends a comment line to the example's server.py or main.rs (neutral for the answer
 key; the page pastes the whole file, so the comment shows on it) and times from the write to the first GET of the page that
-holds it, polling every 20 ms. mkdocs' own log gives each rebuild's parts: when the change was seen, the hook's
+holds it, polling every 20 ms. mkdocs' own log gives each rebuild's parts: when the change was seen, the plugin's
 tool run, the build. Between edits it waits until the last rebuild has finished and nothing changed for 1.5 s (the
-pasted page the hook writes starts one more rebuild). The source file is restored at the end, whatever happens. JSON in
+pasted page the plugin writes starts one more rebuild). The source file is restored at the end, whatever happens. JSON in
 benchmarks/results/serve_latency.json.
 """
 
@@ -31,9 +31,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-from runex.paste import markers, pages  # noqa: E402
+from runex.paste import markers, pages
 
 POLL = 0.02
 
@@ -119,8 +118,7 @@ def main() -> int:
     comment = "#" if args.file == "server.py" else "//"
     original = source.read_bytes()
     python = sys.executable
-    # mkdocs.yml's markdown extension (runex.paste.markdown_ext) from this checkout's tools/, whichever venv runs it.
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT / "tools"))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     subprocess.run([python, "tools/run_examples.py"], cwd=ROOT, check=True, capture_output=True)
     subprocess.run([python, "tools/site_assets.py"], cwd=ROOT, check=True, capture_output=True)
     port = free_port()
@@ -158,7 +156,7 @@ def main() -> int:
             built = [float(m.group(1)) for _, l in steps if (m := re.search(r"Documentation built in ([\d.]+)", l))]
             seen = next((t for t, l in steps if "Building documentation" in l), None)
             tool = next((t for t, l in steps if "run_examples" in l), None)
-            # The page the hook pastes is a change too: mkdocs rebuilds once more, and a page requested meanwhile
+            # The page the plugin pastes is a change too: mkdocs rebuilds once more, and a page requested meanwhile
             # waits for that rebuild. Settled: the last rebuild after the edit has finished.
             settled = max((t for t, l in steps if "Reloading browsers" in l), default=None)
             results.append({"seconds": seconds, "change_seen_s": seen, "tool_done_s": tool, "settled_s": settled,

@@ -8,11 +8,8 @@ Run with --help for every option and the exit codes.
 """
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from runex.cli import main  # noqa: E402
+from runex.cli import main  # tools/, this script's folder, is the first entry of sys.path
 
 if __name__ == "__main__":
     sys.exit(main())

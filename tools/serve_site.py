@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """`make serve`'s MkDocs: `mkdocs serve`, with its file watcher polling every 0.1 s instead of every 0.5 s, and
-passing its events through the hook's OwnWrites (tools/mkdocs_hook.py).
+passing its events through the runex plugin's OwnWrites (tools/runex/mkdocs_plugin.py).
 
 mkdocs serve has no option for the interval, and half a second of it was a third of the time from saving an example
 to seeing it on the page (benchmarks/serve_latency.py). The interval is LiveReloadServer's keyword default; MkDocs is
 pinned in constraints.txt, and tests/site/test_serve_config.py checks that the default is still where this expects.
-The pages the hook's tool run writes are read by the very build that ran it; without the filter, the watcher saw
+The pages the plugin's tool run writes are read by the very build that ran it; without the filter, the watcher saw
 those writes and mkdocs rebuilt once more for nothing (0.2 to 0.3 s, during which a reloading browser waits).
 Arguments are mkdocs serve's own.
 """
@@ -13,13 +13,13 @@ Arguments are mkdocs serve's own.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from mkdocs import livereload
 from mkdocs.__main__ import cli
 
+from runex.mkdocs_plugin import OWN_WRITES
+
 POLL_SECONDS = 0.1
-HOOK = Path(__file__).resolve().parent / "mkdocs_hook.py"
 
 
 def poll_faster() -> None:
@@ -33,24 +33,24 @@ def poll_faster() -> None:
     init.__defaults__ = tuple(defaults[name] for name in names)
 
 
-def hook_filters_events() -> None:
-    """Every handler the watcher schedules (mkdocs schedules one per watched path) sees an event only if the hook's
-    OwnWrites passes it on; before the hook is loaded, every event passes."""
+def plugin_filters_events() -> None:
+    """Every handler the watcher schedules (mkdocs schedules one per watched path) sees an event only if the
+    plugin's OwnWrites passes it on. MkDocs watches the pages before the plugin hears of the server (on_serve), so
+    each handler asks its observer at event time; until the plugin has put its filter there, every event passes."""
     from watchdog.observers.polling import PollingObserver
 
     schedule = PollingObserver.schedule
 
-    def schedule_through_the_hook(self, event_handler, path, *args, **kwargs):
+    def schedule_through_the_plugin(self, event_handler, path, *args, **kwargs):
         forward = event_handler.on_any_event
-        event_handler.on_any_event = lambda event: _through_the_hook(forward, event)
+        event_handler.on_any_event = lambda event: _through_the_plugin(self, forward, event)
         return schedule(self, event_handler, path, *args, **kwargs)
 
-    PollingObserver.schedule = schedule_through_the_hook
+    PollingObserver.schedule = schedule_through_the_plugin
 
 
-def _through_the_hook(forward, event) -> None:
-    hook = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == str(HOOK)), None)
-    own_writes = getattr(hook, "own_writes", None)
+def _through_the_plugin(observer, forward, event) -> None:
+    own_writes = getattr(observer, OWN_WRITES, None)
     if own_writes is None:
         forward(event)
     else:
@@ -59,5 +59,5 @@ def _through_the_hook(forward, event) -> None:
 
 if __name__ == "__main__":
     poll_faster()
-    hook_filters_events()
+    plugin_filters_events()
     sys.exit(cli(["serve", *sys.argv[1:]]))

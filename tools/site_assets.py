@@ -32,11 +32,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from runex.environment import in_ci
+from runex.errors import BuildError
+from runex.paste import run_here
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from runex.environment import in_ci  # noqa: E402
-from runex.errors import BuildError  # noqa: E402
-from runex.paste import run_here  # noqa: E402
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                  "package.json")

@@ -84,7 +84,7 @@ def build_site(root: Path, site_dir: Path, timeout: float = 300) -> None:
                          + (assets.stdout + assets.stderr).strip())
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(root / "mkdocs.yml"),
                "--site-dir", str(site_dir)]
-    env = site_env(root)
+    env = site_env()
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip().splitlines()

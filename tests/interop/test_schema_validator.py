@@ -142,14 +142,14 @@ def test_a_missing_schema_package_is_a_clear_error(tmp_path):
 
     The repository has one example whose messages no earlier run has judged (a fresh root has an empty verdict
     cache), so the tool must reach for the schema."""
-    script = ("import sys; sys.modules['mcp_types'] = None; sys.path.insert(0, sys.argv[1]);"
-              "from runex import cli; sys.exit(cli.main(['--check', '--root', sys.argv[2]]))")
+    script = ("import sys; sys.modules['mcp_types'] = None;"
+              "from runex import cli; sys.exit(cli.main(['--check', '--root', sys.argv[1]]))")
     example = tmp_path / "examples" / "ex"
     example.mkdir(parents=True)
     templates = ROOT / "tools" / "runex" / "examples" / "templates"
     (example / "server.py").write_text((templates / "server.py").read_text())
     (example / "transcript.jsonl").write_text((templates / "transcript.jsonl").read_text())
-    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "tools"), str(tmp_path)],
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "mcp-types 2.3.0" in done.stderr and "make setup" in done.stderr, done.stderr

@@ -1,7 +1,7 @@
-"""`make serve` for real: tools/serve_site.py serving mkdocs.serve.yml, the hook running the real tool in mkdocs'
+"""`make serve` for real: tools/serve_site.py serving mkdocs.serve.yml, the plugin running the real tool in mkdocs'
 process. A pasted block edited by hand is drift; the rebuild the edit starts re-pastes the page, and that write is
-read by the same build, so it starts no second rebuild (tools/mkdocs_hook.py, OwnWrites). A conversation whose
-example changed is rendered again though its page's file did not change (tools/mkdocs_hook.py, Views).
+read by the same build, so it starts no second rebuild (tools/runex/mkdocs_plugin.py, OwnWrites). A conversation
+whose example changed is rendered again though its page's file did not change (mkdocs_plugin.py, Views).
 
 Both edit files, so they serve a copy of this checkout (`checkout`), not the checkout other tests read meanwhile.
 """
@@ -25,12 +25,12 @@ from support.repo import ROOT, free_port, site_env
 
 PAGE = "docs/mcp/every-request-stands-alone.md"
 NOT_COPIED = (".git", ".venv", "node_modules", "site", "screenshots", ".cache", ".pytest_cache", ".hypothesis",
-              "target", "__pycache__")
+              "target", "__pycache__", "*.egg-info")
 # The build caches are shared, not copied (a gigabyte): the sandbox builds every example at the same paths inside
 # it, so cargo finds the copy's sources as fresh as the checkout's; cargo's lock and the tool's atomic writes keep
 # two tool runs on one cache apart.
 SHARED_CACHES = (".cache/cargo-target", ".cache/run_examples/builds")
-TIMEOUT = 300  # CI=true runs every example again in the hook: generous on a loaded machine
+TIMEOUT = 300  # CI=true runs every example again in the plugin: generous on a loaded machine
 
 
 class Log:
@@ -77,7 +77,7 @@ def make_serve(root, port: int):
     """tools/serve_site.py of `root` as `make serve` starts it, on `port`; its log; stopped whatever happens."""
     server = subprocess.Popen([sys.executable, "tools/serve_site.py", "-a", f"127.0.0.1:{port}",
                                "-f", "mkdocs.serve.yml", "--dirty"], cwd=root, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, process_group=0, env=site_env(root))
+                              stderr=subprocess.PIPE, text=True, process_group=0, env=site_env())
     try:
         log = Log(server.stderr)
         log.wait_for("Serving on")
@@ -107,7 +107,7 @@ def test_a_hand_edited_block_is_pasted_back_in_one_rebuild(checkout):
         after = log.lines[start:]
         tool = next(line for line in after if "run_examples" in line)
         assert "run_examples: " in tool and "1 pasted" in tool, "\n".join(after)
-        assert page.read_bytes() == original, "the hook's tool run pasted the block back"
+        assert page.read_bytes() == original, "the plugin's tool run pasted the block back"
         builds = [line for line in after if "Building documentation" in line]
         assert len(builds) == 1, "the page the tool pasted started another rebuild:\n" + "\n".join(after)
 
@@ -116,7 +116,7 @@ def test_a_hand_edited_block_is_pasted_back_in_one_rebuild(checkout):
 def test_a_conversation_whose_example_changed_is_rendered_again_though_its_page_did_not_change(checkout):
     """The view is rendered when its page is built, and `--dirty` builds only pages whose file changed: an edit that
     changes what a view shows and no byte of its page (a declared violation's reason in example.toml) must still
-    reach the served page (tools/mkdocs_hook.py, Views)."""
+    reach the served page (tools/runex/mkdocs_plugin.py, Views)."""
     config = checkout / "examples/stdio-logging/example.toml"
     original = config.read_bytes()
     assert b"a late cancel on purpose" in original

@@ -80,7 +80,7 @@ def fenced_lines(body: list[str]) -> list[str]:
 
 def _copy_sources(project: Path) -> None:
     """What Zensical reads: the configuration, the pages (with docs/assets/run if site_assets.py made it), the theme
-    overrides. Not tools/: Zensical ignores `hooks:`."""
+    overrides. Not tools/: Zensical imports the markdown extension from its venv's runex."""
     shutil.copyfile(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     for folder in ("docs", "overrides"):
         shutil.copytree(ROOT / folder, project / folder)

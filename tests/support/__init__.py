@@ -1,4 +1,5 @@
-"""Helpers shared by the tests, importable from any test folder: pytest.ini puts tests/ (and tools/) on sys.path.
+"""Helpers shared by the tests, importable from any test folder as `support`: tests/ holds the rootdir's conftest.py,
+which pytest's default import mode puts on sys.path (the tool's package runex is installed in the venv).
 
 - repo.py           the repository root, running the tool as a contributor does, skip-or-fail-in-CI
 - tool_repos.py     throwaway repositories and tiny servers for the tool's tests (tests/tool)

@@ -39,12 +39,10 @@ def run_tool(*args: str, root: Path | None = None, env: dict | None = None, time
                           input=input, cwd=ROOT)
 
 
-def site_env(root: Path = ROOT, **extra: str) -> dict[str, str]:
-    """The environment a site build runs in: mkdocs.yml's markdown extension (runex.paste.markdown_ext) imported from
-    `root`'s tools/, whichever venv runs the build (`make setup` puts tools/ on .venv's path; a shared venv may name
-    another checkout's)."""
-    paths = [str(root / "tools"), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=os.pathsep.join(paths), **extra)
+def site_env(**extra: str) -> dict[str, str]:
+    """The environment a site build runs in. mkdocs.yml's plugin and markdown extension come from the venv's runex
+    (`make setup` installs this checkout's); the plugin points the conversation views at the built checkout."""
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1", **extra)
 
 
 def free_port() -> int:

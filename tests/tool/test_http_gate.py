@@ -105,15 +105,24 @@ def test_a_server_cannot_forge_its_http_verdict_when_the_tool_runs_unprivileged(
     with tempfile.TemporaryDirectory(prefix="runex-nobody-", dir="/tmp") as scratch:
         base = Path(scratch)
         root = _forging_repo(base)
+        venv = _venv_for_nobody(python, base / "venv")
         subprocess.run(["chown", "-R", "nobody:nogroup", str(base)], check=True)
         base.chmod(0o755)
-        site_packages = next(Path(sys.prefix, "lib").glob("python3*/site-packages"))
-        env = {"PATH": os.environ["PATH"], "HOME": str(base), "PYTHONPATH": f"{TOOLS}:{site_packages}",
-               "LANG": "C.UTF-8", "GITHUB_ACTIONS": ""}
-        proc = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", python,
-                               str(TOOLS / "run_examples.py"), "--root", str(root)],
+        env = {"PATH": os.environ["PATH"], "HOME": str(base), "LANG": "C.UTF-8", "GITHUB_ACTIONS": ""}
+        proc = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                               str(venv / "bin" / "python"), str(TOOLS / "run_examples.py"), "--root", str(root)],
                               env=env, capture_output=True, text=True, timeout=300)
         _assert_refused(proc.returncode, proc.stdout + proc.stderr)
+
+
+def _venv_for_nobody(python: str, venv: Path) -> Path:
+    """A venv of the system's `python` whose site-packages is this venv's: the same packages (the schema package,
+    runex), on an interpreter `nobody` can run."""
+    subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+    [own] = venv.glob("lib/python3*/site-packages")
+    own.rmdir()
+    own.symlink_to(next(Path(sys.prefix, "lib").glob("python3*/site-packages")), target_is_directory=True)
+    return venv
 
 
 def _python_for_nobody() -> str:

@@ -99,14 +99,14 @@ def test_the_wire_package_imports_alone_as_the_browser_loads_it(tmp_path):
     for name in run_here.tool_files():
         (tmp_path / "runex" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "runex" / name).write_bytes((RUNEX / name).read_bytes())
-    script = ("import sys; sys.path[:] = [sys.argv[1]] + [p for p in sys.path if 'site-packages' not in p "
-              "and 'tools' not in p]\n"
+    # -E -S: no PYTHONPATH, no site-packages (where the installed runex is); -c: the working folder comes first.
+    script = ("import os, sys\n"
               "from runex.wire import check, transcript\n"
+              "assert check.__file__.startswith(os.getcwd()), check.__file__\n"
               "line, _ = transcript.classify(1, b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}', 't')\n"
               "print([p.rule for p in check.check_stdout(b'oops\\n', [line], 'stdout', 't')])\n"
               "print(sorted(m for m in sys.modules if m.startswith('runex')))")
-    done = subprocess.run([sys.executable, "-S", "-c", script, str(tmp_path)], capture_output=True, text=True,
-                          cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-E", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     rules, modules = done.stdout.splitlines()
     assert rules == "['stdout-not-a-message', 'stdout-missing-reply']"

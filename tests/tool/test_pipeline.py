@@ -44,7 +44,7 @@ def test_run_returns_the_report_the_command_line_prints(tmp_path, monkeypatch):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}, "bad": {"server.py": server("sys.exit(3)\n")}},
                      {"p.md": page("ex/transcript.jsonl", "bad/transcript.jsonl")})
     report, printed = quiet_run(root, jobs=1)
-    assert printed == "", "the API prints nothing; the command line and the hook print its Report"
+    assert printed == "", "the API prints nothing; the command line and the MkDocs plugin print its Report"
     assert {o.example.name: o.status for o in report.outcomes} == {"ex": Status.WRITTEN, "bad": Status.FAILED}
     assert report.failed and cli.exit_code(report) == 3
     rendered = text.render(report)

@@ -5,8 +5,9 @@
     paste_pages      Plan, [Outcome] -> Pastes: every page pasted from what the run verified (paste/)
     settle           Plan, [Outcome], Pastes -> Report: the integrity gate, then the writes and the caches
 
-`cli.py` parses arguments into Options, prints the Report and picks the exit code; the MkDocs hook calls `run` and
-logs the Report. A `Listener` hears each example as it finishes, so a terminal sees progress on a long run.
+`cli.py` parses arguments into Options, prints the Report and picks the exit code; the MkDocs plugin
+(mkdocs_plugin.py) calls `run` under `mkdocs serve` and logs the Report. A `Listener` hears each example as it
+finishes, so a terminal sees progress on a long run.
 """
 
 from __future__ import annotations
@@ -355,6 +356,16 @@ def _own_writes(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> dict[
 
     own.update({r.rel: pasted_from(planned.snapshot.kept.get(r.rel), r) for r in pastes.results})
     return own
+
+
+def files_a_run_may_write(root: Path) -> list[Path]:
+    """Every file under `root` that a run without --check may write: the pages, each example's answer key, stderr
+    lane and HTTP records (_write), and the Cargo.lock files `cargo fetch` may update (the workspace's, a lone
+    project's). Not examples/**: a contributor's cargo build leaves examples/target/ there."""
+    examples = root / "examples"
+    mine = (model.ANSWER_KEY, model.STDERR_LANE, model.HTTP_RECORDS.format(impl="*"), "Cargo.lock")
+    return [*(root / "docs").rglob("*.md"), examples / "Cargo.lock",
+            *(path for name in mine for path in examples.glob(f"*/{name}"))]
 
 
 def _write(outcomes: list[Outcome], pastes: Pastes) -> list[str]:

@@ -4,7 +4,7 @@
 in result keys (cache/results.py asks it through `start` and `take`). Each is mostly process start-up, so a run
 starts them as soon as it knows it will need them and takes the answers when a key first does; meanwhile discovery
 and the integrity snapshot go on. A new run asks again (`forget`): one process may hold many runs (`make serve`'s
-hook runs the tool in mkdocs' process for hours, and `rustup update` may come in between).
+plugin runs the tool in mkdocs' process for hours, and `rustup update` may come in between).
 """
 
 from __future__ import annotations

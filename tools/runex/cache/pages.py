@@ -134,5 +134,5 @@ class PageCache:
                 config = model.load_config(config_file, f"examples/{name}/{model.CONFIG}")
             except ConfigError:
                 return None
-            names.update(n for n in (config.transcript_from, config.implementations_from) if n)
+            names.update(config.borrowed)
         return sorted(names)

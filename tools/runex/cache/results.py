@@ -112,15 +112,19 @@ def tool_digest(ctx: Context) -> str:
     return _tool_source(ctx, None)
 
 
+def tool_source_digest() -> str:
+    """One hash of every file under tools/runex/ and of tools/run_examples.py, read now (the site plugin asks it
+    on each rebuild of `mkdocs serve`: whether to import the tool again)."""
+    files = []
+    for folder, subfolders, names in os.walk(TOOL_DIR):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]  # bytecode is not source
+        files += [Path(folder, name) for name in names]
+    return digest(json.dumps([[str(p.relative_to(TOOL_DIR)), file_digest(p)] for p in sorted(files)]
+                             + [["run_examples.py", file_digest(TOOL_ENTRY)]]).encode())
+
+
 def _tool_source(ctx: Context, example: Example | None) -> object:
-    def compute():
-        files = []
-        for folder, subfolders, names in os.walk(TOOL_DIR):
-            subfolders[:] = [d for d in subfolders if d != "__pycache__"]  # bytecode is not source
-            files += [Path(folder, name) for name in names]
-        return digest(json.dumps([[str(p.relative_to(TOOL_DIR)), file_digest(p)] for p in sorted(files)]
-                                 + [["run_examples.py", file_digest(TOOL_ENTRY)]]).encode())
-    return ctx.once("tool", compute)
+    return ctx.once("tool", tool_source_digest)
 
 
 def _example(ctx: Context, example: Example) -> object:

@@ -17,6 +17,7 @@ TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
 CONFIG = "example.toml"
 STDERR_LANE = "stderr.txt"  # with stderr_lane = IMPL: that implementation's stderr, written and checked like the key
+HTTP_RECORDS = "http.{impl}.jsonl"  # with http: what the HTTP side of IMPL's run looked like, checked like the key
 
 
 
@@ -57,6 +58,11 @@ class Config:
     # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
     not_in_browser: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def borrowed(self) -> tuple[str, ...]:
+        """The other examples' folders this one reads files from (transcript_from, implementations_from)."""
+        return tuple(name for name in (self.transcript_from, self.implementations_from) if name)
+
 
 @dataclass(frozen=True)
 class Implementation:
@@ -83,7 +89,7 @@ class Example:
 
     def http_file(self, impl: str) -> Path:
         """What the HTTP side of `impl`'s run looked like (status, headers), checked like the answer key."""
-        return self.dir / f"http.{impl}.jsonl"
+        return self.dir / HTTP_RECORDS.format(impl=impl)
 
     def serves_http(self, impl: str) -> bool:
         http = self.config.http

@@ -6,9 +6,9 @@ between the two markers before any other extension reads the page, so md_in_html
 the very text the tool used to paste, and a reader sees the same page. It reads the example's files as checked in
 (transcript, answer key, stderr lane, example.toml), which `tools/run_examples.py --check` has verified.
 
-A Markdown extension and not an MkDocs hook: Zensical reads the same `markdown_extensions` (and ignores hooks).
-Both find it because the checkout's tools/ is on their import path (a .pth file in each venv: the Makefile's
-`tools-path` target and tools/zensical_env.py).
+A Markdown extension and not part of the MkDocs plugin: Zensical reads the same `markdown_extensions` (and leaves
+out plugins it does not know). Both import it from the package runex, installed in each venv (`make setup`,
+tools/zensical_env.py). The MkDocs plugin sets `root` to the checkout being built; Zensical builds with the default.
 """
 
 from __future__ import annotations
