@@ -76,7 +76,7 @@ NOT_A_RULE = {
     "tests/site/test_make_example.py": "the fast loop itself",
     "tests/site/test_readme.py": "README.md",
     "tests/site/test_serve_config.py": "make serve's configuration",
-    "tests/site/test_serve_hook.py": "make serve's hook",
+    "tests/site/test_serve_plugin.py": "make serve's MkDocs plugin",
     "tests/site/test_serve_live.py": "make serve, run for real",
     "tests/site/test_site_config.py": "the site's address, sitemap and edit links (mkdocs.yml)",
     "tests/site/test_zensical.py": "the site under Zensical",
