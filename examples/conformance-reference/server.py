@@ -202,7 +202,6 @@ def opened(tool: str, token: str) -> dict:
 # ANCHOR_END: state
 
 
-# ANCHOR: asks
 def greet(params):
     require(params, "elicitation")
     value = answer(params, "user_name")
@@ -244,6 +243,7 @@ def confirm(tool: str, params):
                 else "state-ok: the requestState checked out; the user said no.")
 
 
+# ANCHOR: several
 def several(tool: str, params):
     """Three requests in one round; a retry that lacks some gets asked for those alone."""
     require(params, "elicitation", "sampling", "roots")
@@ -259,6 +259,7 @@ def several(tool: str, params):
     greeting = model_text("greeting", answer(params, "greeting"))
     count = len(root_uris("client_roots", answer(params, "client_roots")))
     return done(f"{greeting} {name}, your client shares {count} root(s).")
+# ANCHOR_END: several
 
 
 def two_rounds(tool: str, params):
@@ -307,7 +308,6 @@ def context_prompt(params):
     context = accepted_text("user_context", value, "context") or "none given"
     message = types.PromptMessage(role="user", content=text(f"Answer with this context in mind: {context}"))
     return types.GetPromptResult(description="A prompt built from context the user gave", messages=[message])
-# ANCHOR_END: asks
 
 
 # ANCHOR: tools
