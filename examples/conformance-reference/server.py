@@ -341,6 +341,10 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
 
 async def call_tool(ctx, params: types.CallToolRequestParams):
     name = params.name
+    if name not in TOOLS:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
+    if params.arguments:  # the schema allows none: the tool's error, which the model can act on
+        return done(f"{name} takes no arguments; leave out: {', '.join(sorted(params.arguments))}", error=True)
     if name in CONTENT:
         return types.CallToolResult(content=CONTENT[name]())
     routes = {
@@ -359,8 +363,6 @@ async def call_tool(ctx, params: types.CallToolRequestParams):
     }
     if name == "test_tool_with_progress":
         return await with_progress(ctx)
-    if name not in routes:
-        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
     return routes[name]()
 # ANCHOR_END: tools
 

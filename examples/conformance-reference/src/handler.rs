@@ -5,8 +5,8 @@ use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     model::{
-        CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-        GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+        ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
         ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
         ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
     },
@@ -80,6 +80,22 @@ async fn call(
 }
 // ANCHOR_END: route
 
+/// An unknown tool is a protocol error (-32602); arguments that the schema (no properties, none
+/// additional) does not allow are the tool's error, a result with isError the model can act on.
+fn refused_arguments(request: &CallToolRequestParams) -> Option<Result<CallToolResult, ErrorData>> {
+    if !TOOLS.iter().any(|(name, _)| *name == request.name) {
+        return Some(Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None)));
+    }
+    let mut keys: Vec<&str> =
+        request.arguments.iter().flat_map(|arguments| arguments.keys()).map(String::as_str).collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.sort_unstable();
+    let text = format!("{} takes no arguments; leave out: {}", request.name, keys.join(", "));
+    Some(Ok(CallToolResult::error(vec![ContentBlock::text(text)])))
+}
+
 #[derive(Clone)]
 pub struct Reference;
 
@@ -131,7 +147,10 @@ impl ServerHandler for Reference {
             responses: request.input_responses.as_ref(),
             state: request.request_state.as_deref(),
         };
-        let mut response = call(&request.name, &round, &context).await?;
+        let mut response = match refused_arguments(&request) {
+            Some(refusal) => refusal?.into(),
+            None => call(&request.name, &round, &context).await?,
+        };
         match &mut response {
             CallToolResponse::Complete(result) => result.meta = Some(self.result_meta()),
             CallToolResponse::InputRequired(result) => result.meta = Some(self.result_meta()),
