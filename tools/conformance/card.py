@@ -38,6 +38,16 @@ def link(target: str) -> str:
     return relative + (f"#{fragment}" if fragment else "")
 
 
+def title(target: str) -> str:
+    """The linked page's title from its front matter; "this page" for the card's own page."""
+    path = target.partition("#")[0]
+    if path == PAGE:
+        return "this page"
+    text = (ROOT / "docs" / path).read_text(encoding="utf-8")
+    match = re.search(r"^title: *\"?(?P<title>.*?)\"?$", text.split("\n---", 1)[0], re.M)
+    return match["title"] if match else path
+
+
 def by_scenario(rows: list[dict]) -> dict[str, list[dict]]:
     grouped: dict[str, list[dict]] = {}
     for row in rows:
@@ -46,7 +56,7 @@ def by_scenario(rows: list[dict]) -> dict[str, list[dict]]:
 
 
 def cell(checks: list[dict], impl: str) -> str:
-    results = [row["results"].get(impl) for row in checks]
+    results = [row["results"][impl] for row in checks if impl in row["results"]]  # the checks it ran
     failed = results.count("fail")
     return "pass" if failed == 0 else f"**fail** ({failed} of {len(results)} checks)"
 
@@ -55,7 +65,7 @@ def summary(grouped: dict[str, list[dict]], impls: list[str]) -> list[str]:
     lines = ["| Implementation | Required scenarios passed | Checks failed |", "|---|---|---|"]
     for impl in impls:
         passed = sum(all(row["results"].get(impl) != "fail" for row in checks) for checks in grouped.values())
-        results = [row["results"].get(impl) for checks in grouped.values() for row in checks]
+        results = [row["results"][impl] for checks in grouped.values() for row in checks if impl in row["results"]]
         lines.append(f"| {label(impl)} | {passed} of {len(grouped)} | {results.count('fail')} of {len(results)} |")
     return lines
 
@@ -64,8 +74,7 @@ def scenarios(grouped: dict[str, list[dict]], impls: list[str], pages: dict[str,
     head = "| Scenario | What it checks | Taught on | " + " | ".join(label(impl) for impl in impls) + " |"
     lines = [head, "|" + "---|" * (3 + len(impls))]
     for scenario, checks in grouped.items():
-        taught = f"[{pages[scenario].partition('#')[0].rpartition('/')[2]}]({link(pages[scenario])})" \
-            if scenario in pages else ""
+        taught = f"[{title(pages[scenario])}]({link(pages[scenario])})" if scenario in pages else ""
         cells = " | ".join(cell(checks, impl) for impl in impls)
         lines.append(f"| `{scenario}` | {checks[0]['about'].replace('|', '/')} | {taught} | {cells} |")
     return lines
