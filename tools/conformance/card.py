@@ -58,7 +58,15 @@ def by_scenario(rows: list[dict]) -> dict[str, list[dict]]:
 def cell(checks: list[dict], impl: str) -> str:
     results = [row["results"][impl] for row in checks if impl in row["results"]]  # the checks it ran
     failed = results.count("fail")
-    return "pass" if failed == 0 else f"**fail** ({failed} of {len(results)} checks)"
+    return "pass" if failed == 0 else f"**fail** ({failed} of {len(results)})"
+
+
+def example_cell(checks: list[dict], impls: list[str]) -> str:
+    """One example's twins in one cell: their common result, or each one's when they differ."""
+    cells = {impl: cell(checks, impl) for impl in impls}
+    if len(set(cells.values())) == 1:
+        return next(iter(cells.values()))
+    return "; ".join(f"{LANGUAGES.get(impl.split('/')[1], impl)}: {result}" for impl, result in cells.items())
 
 
 def summary(grouped: dict[str, list[dict]], impls: list[str]) -> list[str]:
@@ -71,11 +79,14 @@ def summary(grouped: dict[str, list[dict]], impls: list[str]) -> list[str]:
 
 
 def scenarios(grouped: dict[str, list[dict]], impls: list[str], pages: dict[str, str]) -> list[str]:
-    head = "| Scenario | What it checks | Taught on | " + " | ".join(label(impl) for impl in impls) + " |"
-    lines = [head, "|" + "---|" * (3 + len(impls))]
+    examples: dict[str, list[str]] = {}
+    for impl in impls:
+        examples.setdefault(impl.split("/")[0], []).append(impl)
+    head = "| Scenario | What it checks | Taught on | " + " | ".join(examples) + " |"
+    lines = [head, "|" + "---|" * (3 + len(examples))]
     for scenario, checks in grouped.items():
         taught = f"[{title(pages[scenario])}]({link(pages[scenario])})" if scenario in pages else ""
-        cells = " | ".join(cell(checks, impl) for impl in impls)
+        cells = " | ".join(example_cell(checks, members) for members in examples.values())
         lines.append(f"| `{scenario}` | {checks[0]['about'].replace('|', '/')} | {taught} | {cells} |")
     return lines
 
