@@ -34,6 +34,8 @@ def label(impl: str) -> str:
 
 def link(target: str) -> str:
     path, _, fragment = target.partition("#")
+    if path == PAGE and fragment:  # a section of the card's own page: the fragment alone, as both builders write it
+        return f"#{fragment}"
     relative = posixpath.relpath(path, posixpath.dirname(PAGE))
     return relative + (f"#{fragment}" if fragment else "")
 
