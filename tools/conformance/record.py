@@ -1,0 +1,64 @@
+"""The checked-in record of the report card: one JSON line per (scenario, check), with each implementation's
+result, like an answer key. The suite's own words describe each check; nothing in it is typed by hand.
+
+{"scenario": "tools-call-image", "about": "Test calling a tool that returns image content.",
+ "check": "tools-call-image", "description": "Tool returns image content",
+ "results": {"conformance-reference/cargo": "pass", "streamable-http/python": "fail", ...}}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "tests" / "interop" / "conformance" / "record.jsonl"
+WORDS = {"SUCCESS": "pass", "FAILURE": "fail", "WARNING": "warning", "SKIPPED": "skipped", "INFO": "info"}
+WRITE = ".venv/bin/python tools/conformance_record.py"
+
+
+def rows(order: list[str], found: dict[str, dict[str, dict[str, dict]]], about: dict[str, str] | None = None
+         ) -> list[dict]:
+    """found: implementation -> scenario -> check id -> outcome (suite.outcomes); about: scenario -> its summary
+    (suite.about). One row per check of the required scenarios, in the suite's scenario order, then by check id."""
+    table: dict[tuple[str, str], dict] = {}
+    for impl in sorted(found):
+        for scenario, checks in found[impl].items():
+            if scenario not in order:
+                continue
+            for check, outcome in checks.items():
+                row = table.setdefault((scenario, check), {
+                    "scenario": scenario, "about": (about or {}).get(scenario, ""), "check": check,
+                    "description": outcome["description"], "results": {}})
+                row["results"][impl] = WORDS[outcome["status"]]
+    return sorted(table.values(), key=lambda row: (order.index(row["scenario"]), row["check"]))
+
+
+def dump(record: list[dict]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False, sort_keys=False) + "\n" for row in record)
+
+
+def load(path: Path = RECORD) -> list[dict]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def column(record: list[dict], impl: str) -> dict[tuple[str, str], str]:
+    """One implementation's results: (scenario, check) -> pass, fail, warning, skipped or info."""
+    return {(row["scenario"], row["check"]): row["results"][impl] for row in record if impl in row["results"]}
+
+
+def write(text: str, path: Path = RECORD) -> None:
+    """Whole or not at all: a temporary file beside it, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
