@@ -45,3 +45,19 @@ def test_no_rust_source_reads_its_python_twin():
                if p.suffix in (".rs", ".toml") and "target" not in p.relative_to(EXAMPLES).parts
                and p.is_file() and "server.py" in p.read_text(encoding="utf-8")]
     assert readers == [], "these name server.py; a crate must not read its twin"
+
+
+# Topic pages show the server on rmcp first and the hand-written twins as "without an SDK": one conversation, so
+# the rmcp folder (which borrows the transcript) must write the hand-written twins' answer key byte for byte.
+ONE_ANSWER_KEY = {
+    "resources-prompts-rmcp": "resources-prompts",
+}
+
+
+def test_rmcp_servers_of_topic_pages_write_their_twins_answer_key():
+    for rmcp, twins in ONE_ANSWER_KEY.items():
+        toml = tomllib.loads((EXAMPLES / rmcp / "example.toml").read_text())
+        assert toml.get("transcript_from") == twins, f"examples/{rmcp}/example.toml: transcript_from = \"{twins}\""
+        ours, theirs = (EXAMPLES / rmcp / "answer_key.jsonl").read_bytes(), (EXAMPLES / twins / "answer_key.jsonl").read_bytes()
+        assert ours == theirs, (f"examples/{rmcp}/answer_key.jsonl differs from examples/{twins}/answer_key.jsonl: "
+                                f"make the servers agree, then run .venv/bin/python tools/run_examples.py {rmcp} {twins}")
