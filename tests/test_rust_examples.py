@@ -6,6 +6,7 @@ and so is not run here: building is the tool's job, and it builds in the sandbox
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import tomllib
@@ -100,3 +101,51 @@ def test_a_twin_named_in_code_is_reported_at_its_line_and_one_in_a_comment_is_no
         'examples/twin/Cargo.toml:3: build = "server.py"',
         'examples/twin/src/main.rs:4: let twin = include_str!("../server.py"); // server.py',
     ]
+
+
+# Topic pages show the server on rmcp first and the hand-written twins as "without an SDK": one conversation, so
+# the rmcp folder (which borrows the transcript) must write the hand-written twins' answer key byte for byte.
+ONE_ANSWER_KEY = {
+    "resources-prompts-rmcp": "resources-prompts",
+    "pagination-rmcp": "pagination",
+}
+
+
+def test_rmcp_servers_of_topic_pages_write_their_twins_answer_key():
+    for rmcp, twins in ONE_ANSWER_KEY.items():
+        toml = tomllib.loads((EXAMPLES / rmcp / "example.toml").read_text())
+        assert toml.get("transcript_from") == twins, f"examples/{rmcp}/example.toml: transcript_from = \"{twins}\""
+        ours = (EXAMPLES / rmcp / "answer_key.jsonl").read_bytes()
+        theirs = (EXAMPLES / twins / "answer_key.jsonl").read_bytes()
+        assert ours == theirs, (f"examples/{rmcp}/answer_key.jsonl differs from examples/{twins}/answer_key.jsonl: "
+                                f"make the servers agree, then run .venv/bin/python tools/run_examples.py {rmcp} {twins}")
+
+
+# Where rmcp derives the tool schemas (schemars: sorted keys, `$schema`, `format`), the rmcp server keeps an answer
+# key of its own; every other reply must still say the same thing as the twins', key order aside.
+SAME_REPLIES_BUT_TOOLS_LIST = {
+    "tool-design-rmcp": ("tool-design", 2),
+    "state-handles-rmcp": ("state-handles", 1),
+}
+
+
+def _meaning(line: str):
+    """A reply as data: key order aside, and a text block holding JSON read as that JSON."""
+    message = json.loads(line)
+    for block in message.get("result", {}).get("content", []):
+        try:
+            block["text"] = json.loads(block["text"])
+        except ValueError:
+            pass  # prose, compared as written
+    return message
+
+
+def test_rmcp_servers_with_derived_schemas_answer_as_their_twins_do():
+    for rmcp, (twins, tools_list_line) in SAME_REPLIES_BUT_TOOLS_LIST.items():
+        ours = (EXAMPLES / rmcp / "answer_key.jsonl").read_text(encoding="utf-8").splitlines()
+        theirs = (EXAMPLES / twins / "answer_key.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(ours) == len(theirs), f"examples/{rmcp} and examples/{twins} answer a different number of lines"
+        for number, (mine, twin) in enumerate(zip(ours, theirs), start=1):
+            if number != tools_list_line:
+                assert _meaning(mine) == _meaning(twin), (
+                    f"examples/{rmcp}/answer_key.jsonl:{number} says something else than examples/{twins}'s")

@@ -14,6 +14,7 @@ import mcp_types as types
 import uvicorn
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from mcp.server.auth.settings import AuthSettings
@@ -24,19 +25,20 @@ from mcp.shared.exceptions import MCPError
 
 # ANCHOR: tools
 SCHEMA = "https://json-schema.org/draft/2020-12/schema"
-NOTES = ["Buy milk", "Call the dentist"]  # shared by every request, as the Rust twin's Arc<Mutex<..>>
+LOCAL_USER = "local"  # over stdio nobody presents a token: the caller is the user who started the server
+NOTEBOOKS: dict[str, list[str]] = {}  # one per caller, shared by every request, as the Rust twin's Arc<Mutex<HashMap>>
 
 TOOLS = {
     "add_note": types.Tool(
         name="add_note",
-        description="Adds a note and returns its number.",
+        description="Adds a note to your notes and returns its number.",
         input_schema={"$schema": SCHEMA, "additionalProperties": False,
                       "properties": {"text": {"description": "The note's text", "type": "string"}},
                       "required": ["text"], "type": "object"},
     ),
     "read_note": types.Tool(
         name="read_note",
-        description="Reads one note by its number.",
+        description="Reads one of your notes by its number.",
         input_schema={"$schema": SCHEMA, "additionalProperties": False,
                       "properties": {"id": {"description": "The note's number, from 1", "format": "uint32",
                                             "minimum": 1, "type": "integer"}},
@@ -45,15 +47,25 @@ TOOLS = {
 }
 
 
+def notebook() -> list[str]:
+    """The caller's notes, and no one else's: over HTTP the subject of the token the SDK verified for this
+    request; over stdio, the local user. A caller's first request opens a notebook with two notes in it."""
+    token = get_access_token()
+    caller = token.subject if token is not None and token.subject is not None else LOCAL_USER
+    return NOTEBOOKS.setdefault(caller, ["Buy milk", "Call the dentist"])
+
+
 def read_note(id: int) -> tuple[str, bool]:
-    if id > len(NOTES):
-        return f"no note {id}: there are {len(NOTES)}", True
-    return f"note {id}: {NOTES[id - 1]}", False
+    notes = notebook()
+    if id > len(notes):
+        return f"no note {id}: you have {len(notes)}", True
+    return f"note {id}: {notes[id - 1]}", False
 
 
 def add_note(text: str) -> tuple[str, bool]:
-    NOTES.append(text)
-    return f"added note {len(NOTES)}", False
+    notes = notebook()
+    notes.append(text)
+    return f"added note {len(notes)}", False
 # ANCHOR_END: tools
 
 
@@ -120,19 +132,20 @@ AUTH = AuthSettings(issuer_url=AUTHORIZATION_SERVER, resource_server_url=RESOURC
 # ANCHOR: tokens
 class TestTokens:
     """The SDK's TokenVerifier: what the authorization server says about each test token (by introspection,
-    or a signed JWT's claims). The SDK refuses a token whose `resource` is not RESOURCE (the audience check)."""
+    or a signed JWT's claims), including the user it was issued to (`sub`). The SDK refuses a token whose `resource` is not RESOURCE (the audience check)."""
 
-    ISSUED = {
-        "read-token": (RESOURCE, ["notes:read"]),
-        "write-token": (RESOURCE, ["notes:read", "notes:write"]),
-        "calendar-token": ("https://calendar.example.com/mcp", ["notes:read", "notes:write"]),
+    ISSUED = {  # token: (audience, the user it was issued to, scopes)
+        "write-token": (RESOURCE, "alice", ["notes:read", "notes:write"]),
+        "read-token": (RESOURCE, "bob", ["notes:read"]),
+        "calendar-token": ("https://calendar.example.com/mcp", "alice", ["notes:read", "notes:write"]),
     }
 
     async def verify_token(self, token: str) -> AccessToken | None:
         if token not in self.ISSUED:
             return None
-        audience, scopes = self.ISSUED[token]
-        return AccessToken(token=token, client_id="example-client", scopes=scopes, resource=audience)
+        audience, subject, scopes = self.ISSUED[token]
+        return AccessToken(token=token, client_id="example-client", scopes=scopes, resource=audience,
+                           subject=subject)
 
 
 TOKENS = TestTokens()

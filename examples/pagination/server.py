@@ -100,7 +100,7 @@ def list_resources(params):
     page = [{"uri": d["uri"], "name": d["name"], "title": d["title"]} for d in DOCUMENTS[start:end]]
     more = {"nextCursor": cursor_for(DOCUMENTS[end])} if end < len(DOCUMENTS) else {}
     # The paging and caching members come before the list, as in the Rust twin.
-    return result(**more, ttlMs=600_000, cacheScope="public", resources=page)
+    return list_result(**more, ttlMs=600_000, cacheScope="public", resources=page)
 
 
 # ANCHOR_END: pages
@@ -116,7 +116,7 @@ def read_resource(params):
     if document is None:
         raise ProtocolError(-32602, "Resource not found", {"uri": uri})
     contents = {"uri": document["uri"], "mimeType": "text/markdown", "text": document["text"]}
-    return result(contents=[contents], ttlMs=60_000, cacheScope="public")
+    return result(ttlMs=60_000, cacheScope="public", contents=[contents])
 
 
 # --- The envelope: every request is checked on its own, and every result carries serverInfo.
@@ -127,14 +127,17 @@ def dumps(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+SERVER_INFO = {"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION}}
+
+
 def result(**members):
     """A result object: resultType first, then the members, then _meta with serverInfo."""
-    server_info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    return {
-        "resultType": "complete",
-        **members,
-        "_meta": {"io.modelcontextprotocol/serverInfo": server_info},
-    }
+    return {"resultType": "complete", **members, "_meta": SERVER_INFO}
+
+
+def list_result(**members):
+    """A list result: _meta right after resultType, where rmcp writes it (one answer key for all)."""
+    return {"resultType": "complete", "_meta": SERVER_INFO, **members}
 
 
 def error_reply(id_, code, message, data=None):

@@ -67,7 +67,7 @@ def list_resources(params):
         }
         for d in DOCUMENTS
     ]
-    return result(resources=resources, ttlMs=600_000, cacheScope="public")
+    return list_result(ttlMs=600_000, cacheScope="public", resources=resources)
 
 
 def read_resource(params):
@@ -80,7 +80,7 @@ def read_resource(params):
     if document is None:
         raise ProtocolError(-32602, "Resource not found", {"uri": uri})
     contents = {"uri": document["uri"], "mimeType": "text/markdown", "text": document["text"]}
-    return result(contents=[contents], ttlMs=60_000, cacheScope="public")
+    return result(ttlMs=60_000, cacheScope="public", contents=[contents])
 
 
 # ANCHOR_END: resources
@@ -104,18 +104,20 @@ def list_prompts(params):
             },
         ],
     }
-    return result(prompts=[prompt], ttlMs=600_000, cacheScope="public")
+    return list_result(ttlMs=600_000, cacheScope="public", prompts=[prompt])
 
 
 def get_prompt(params):
-    """prompts/get: the template filled in. An unknown prompt, a missing required argument or
-    an argument that is not a string is -32602. The result has no ttlMs or cacheScope: it is
-    not one of the cacheable results."""
+    """prompts/get: the template filled in. An unknown prompt (with the prompts there are as data),
+    a missing required argument or an argument that is not a string is -32602, worded as rmcp
+    words it. The result has no ttlMs or cacheScope: it is not one of the cacheable results."""
     name = params.get("name")
     if not isinstance(name, str):
         raise ProtocolError(-32602, "Invalid params: params.name must be a string")
     if name != "review_names":
-        raise ProtocolError(-32602, f"Unknown prompt: {name}")
+        raise ProtocolError(
+            -32602, f"prompt '{name}' not found", {"available_prompts": ["review_names"]}
+        )
     args = params.get("arguments", {})
     if not isinstance(args, dict):
         raise ProtocolError(-32602, "Invalid params: params.arguments must be an object")
@@ -127,7 +129,7 @@ def get_prompt(params):
         if not isinstance(value, str):
             raise ProtocolError(-32602, f"Invalid params: argument {key} must be a string")
     if "code" not in args:
-        raise ProtocolError(-32602, "Invalid params: prompt review_names needs the argument code")
+        raise ProtocolError(-32602, "Failed to parse parameters: missing field `code`")
     code = args["code"]
     language = args.get("language", "Rust")
     rules = NAMING_RULES
@@ -158,14 +160,17 @@ def dumps(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+SERVER_INFO = {"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION}}
+
+
 def result(**members):
     """A result object: resultType first, then the members, then _meta with serverInfo."""
-    server_info = {"name": SERVER_NAME, "version": SERVER_VERSION}
-    return {
-        "resultType": "complete",
-        **members,
-        "_meta": {"io.modelcontextprotocol/serverInfo": server_info},
-    }
+    return {"resultType": "complete", **members, "_meta": SERVER_INFO}
+
+
+def list_result(**members):
+    """A list result: _meta right after resultType, where rmcp writes it (one answer key for all)."""
+    return {"resultType": "complete", "_meta": SERVER_INFO, **members}
 
 
 def error_reply(id_, code, message, data=None):
@@ -200,7 +205,7 @@ def check_meta(params):
 def discover(params):
     return result(
         supportedVersions=[VERSION],
-        capabilities={"resources": {}, "prompts": {}},
+        capabilities={"prompts": {}, "resources": {}},
         ttlMs=3_600_000,
         cacheScope="public",
     )
@@ -239,9 +244,10 @@ def handle(line):
         return error_reply(None, -32600, "Invalid Request: bad id")
     if not isinstance(method, str):
         return error_reply(id_, -32600, "Invalid Request: no method")
-    # No tools capability is declared, so tools/list and tools/call are unknown methods here.
+    # No tools capability is declared, so tools/list and tools/call are unknown methods here; the
+    # message is the method, as in rmcp.
     if method not in METHODS:
-        return error_reply(id_, -32601, f"Method not found: {method}")
+        return error_reply(id_, -32601, method)
     params = message.get("params", {})
     params = params if isinstance(params, dict) else {}
     try:

@@ -13,6 +13,8 @@ use axum::{
 };
 use rmcp::serde_json::{json, Value};
 
+use crate::notes::Caller;
+
 // ANCHOR: resource
 /// Where clients are told to get tokens. No authorization server runs for this example: the test
 /// tokens below stand for what one would have issued.
@@ -60,33 +62,38 @@ impl Resource {
 
 // ANCHOR: tokens
 /// What the authorization server says about a token it issued (by introspection, or in a signed
-/// JWT's `aud` and `scope` claims): the test tokens, with their audience and scopes. The two notes
-/// tokens were issued for this server; `calendar-token` for another resource server.
-fn introspect(token: &str, this_server: &str) -> Option<(String, &'static [&'static str])> {
+/// JWT's `aud`, `sub` and `scope` claims): the test tokens, with their audience, the user they were
+/// issued to, and their scopes. The two notes tokens were issued for this server, to two users;
+/// `calendar-token` for another resource server.
+fn introspect(token: &str, this_server: &str) -> Option<(String, &'static str, &'static [&'static str])> {
     match token {
-        "read-token" => Some((this_server.to_string(), &["notes:read"])),
-        "write-token" => Some((this_server.to_string(), &["notes:read", "notes:write"])),
-        "calendar-token" => Some(("https://calendar.example.com/mcp".to_string(), &["notes:read", "notes:write"])),
+        "write-token" => Some((this_server.to_string(), "alice", &["notes:read", "notes:write"])),
+        "read-token" => Some((this_server.to_string(), "bob", &["notes:read"])),
+        "calendar-token" => {
+            Some(("https://calendar.example.com/mcp".to_string(), "alice", &["notes:read", "notes:write"]))
+        }
         _ => None,
     }
 }
 
-/// The scopes a token grants here, or None: unknown, or issued for another audience (RFC 8707).
-fn granted(token: &str, resource: &Resource) -> Option<&'static [&'static str]> {
-    let (audience, scopes) = introspect(token, &resource.uri)?;
-    (audience == resource.uri).then_some(scopes)
+/// Who the token speaks for and the scopes it grants here, or None: unknown, or issued for another
+/// audience (RFC 8707).
+fn granted(token: &str, resource: &Resource) -> Option<(Caller, &'static [&'static str])> {
+    let (audience, subject, scopes) = introspect(token, &resource.uri)?;
+    (audience == resource.uri).then(|| (Caller(subject.to_string()), scopes))
 }
 // ANCHOR_END: tokens
 
 // ANCHOR: layer
 /// Runs before rmcp on every request to /mcp: 401 without a token this server accepts, 403 when
-/// the token lacks the scope the called tool needs, otherwise the request goes on unchanged.
+/// the token lacks the scope the called tool needs, otherwise the request goes on, carrying the
+/// token's subject as its Caller: the tools keep one notebook per caller (notes.rs).
 pub async fn require_token(State(resource): State<Arc<Resource>>, request: Request, next: Next) -> Response {
     let Some(token) = bearer(request.headers()) else {
         let challenge = format!("Bearer resource_metadata=\"{}\", scope=\"{BASIC_SCOPE}\"", resource.metadata_url);
         return refuse(StatusCode::UNAUTHORIZED, challenge);
     };
-    let Some(scopes) = granted(token, &resource) else {
+    let Some((caller, scopes)) = granted(token, &resource) else {
         let challenge = format!(
             "Bearer error=\"invalid_token\", resource_metadata=\"{}\", \
              error_description=\"the token is not valid for this server\"",
@@ -95,7 +102,7 @@ pub async fn require_token(State(resource): State<Arc<Resource>>, request: Reque
         return refuse(StatusCode::UNAUTHORIZED, challenge);
     };
     // The body names the tool; read it whole (rmcp's own limit is 4 MiB) and pass it on.
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let Ok(bytes) = to_bytes(body, 4 * 1024 * 1024).await else {
         return StatusCode::PAYLOAD_TOO_LARGE.into_response();
     };
@@ -110,6 +117,7 @@ pub async fn require_token(State(resource): State<Arc<Resource>>, request: Reque
         );
         return refuse(StatusCode::FORBIDDEN, challenge);
     }
+    parts.extensions.insert(caller);
     next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 

@@ -1,16 +1,20 @@
 // The two tools and the handler: the same on stdio and on Streamable HTTP. Nothing here knows about
-// tokens; which scope each tool needs is the HTTP layer's business (auth.rs, TOOL_SCOPES).
+// tokens: which scope each tool needs is the HTTP layer's business (auth.rs, TOOL_SCOPES), and so is
+// who the caller is; the tools only use the caller's name it leaves on the request.
 
 // ANCHOR: tools
 use std::{
     borrow::Cow,
+    collections::HashMap,
     sync::{Arc, Mutex},
 };
+
+use axum::http::request::Parts;
 
 use rmcp::{
     handler::server::{tool::ToolCallContext, wrapper::Parameters},
     model::{
-        CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Implementation,
+        CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Extensions, Implementation,
         ListPromptsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
     },
     schemars::JsonSchema,
@@ -36,35 +40,52 @@ struct AddArgs {
     text: String,
 }
 
-/// The notes, shared by every request: over HTTP rmcp builds a handler per request, each a clone.
+/// Who is calling. Over HTTP, the subject of the caller's token, which the token layer (auth.rs) leaves in
+/// the request's extensions; over stdio nobody presents a token: the caller is the user who started the server.
 #[derive(Clone)]
-pub struct Notes {
-    store: Arc<Mutex<Vec<String>>>,
-}
+pub struct Caller(pub String);
 
-impl Default for Notes {
-    fn default() -> Self {
-        let first = vec!["Buy milk".to_string(), "Call the dentist".to_string()];
-        Notes { store: Arc::new(Mutex::new(first)) }
-    }
+const LOCAL_USER: &str = "local";
+
+/// One notebook per caller, shared by every request: over HTTP rmcp builds a handler per request, each a
+/// clone. A caller's first request opens a notebook with two notes in it, so the example has some to read.
+#[derive(Clone, Default)]
+pub struct Notes {
+    notebooks: Arc<Mutex<HashMap<String, Vec<String>>>>,
 }
 
 #[tool_router]
 impl Notes {
-    #[tool(description = "Reads one note by its number.")]
-    fn read_note(&self, Parameters(ReadArgs { id }): Parameters<ReadArgs>) -> Result<String, String> {
-        let store = self.store.lock().expect("no panic holds the lock");
-        match store.get((id as usize).wrapping_sub(1)) {
+    #[tool(description = "Reads one of your notes by its number.")]
+    fn read_note(
+        &self,
+        caller: Extensions,
+        Parameters(ReadArgs { id }): Parameters<ReadArgs>,
+    ) -> Result<String, String> {
+        self.with_notebook(&caller, |notes| match notes.get((id as usize).wrapping_sub(1)) {
             Some(text) => Ok(format!("note {id}: {text}")),
-            None => Err(format!("no note {id}: there are {}", store.len())),
-        }
+            None => Err(format!("no note {id}: you have {}", notes.len())),
+        })
     }
 
-    #[tool(description = "Adds a note and returns its number.")]
-    fn add_note(&self, Parameters(AddArgs { text }): Parameters<AddArgs>) -> String {
-        let mut store = self.store.lock().expect("no panic holds the lock");
-        store.push(text);
-        format!("added note {}", store.len())
+    #[tool(description = "Adds a note to your notes and returns its number.")]
+    fn add_note(&self, caller: Extensions, Parameters(AddArgs { text }): Parameters<AddArgs>) -> String {
+        self.with_notebook(&caller, |notes| {
+            notes.push(text);
+            format!("added note {}", notes.len())
+        })
+    }
+}
+
+impl Notes {
+    /// Runs `use_notes` on the caller's notebook, and on no one else's.
+    fn with_notebook<T>(&self, extensions: &Extensions, use_notes: impl FnOnce(&mut Vec<String>) -> T) -> T {
+        // rmcp puts the HTTP request's parts in the extensions; over stdio there are none.
+        let caller = extensions.get::<Parts>().and_then(|parts| parts.extensions.get::<Caller>());
+        let name = caller.map_or(LOCAL_USER, |Caller(subject)| subject.as_str());
+        let mut notebooks = self.notebooks.lock().expect("no panic holds the lock");
+        let first_notes = || vec!["Buy milk".to_string(), "Call the dentist".to_string()];
+        use_notes(notebooks.entry(name.to_string()).or_insert_with(first_notes))
     }
 }
 // ANCHOR_END: tools

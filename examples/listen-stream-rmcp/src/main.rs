@@ -4,6 +4,7 @@
 // notification sent through the stream's sink carries the listen request's id as its subscriptionId.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::{
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
@@ -56,7 +57,7 @@ impl Server {
         route.attr.name = name.clone().into();
         self.tools.lock().unwrap().add_route(route);
         // Every stream acknowledged so far must hear of this change: wait until each has registered its sink.
-        let _ = self.unregistered.subscribe().wait_for(|count| *count == 0).await;
+        self.wait_for_registrations().await;
         // Clone the sinks out of the lock: a send awaits the write, and a std lock held across an await can deadlock.
         let sinks = self.listeners.lock().unwrap().clone();
         for sink in sinks {
@@ -76,6 +77,24 @@ impl Server {
         text.to_uppercase()
     }
 }
+
+impl Server {
+    /// How long `grow` waits for acknowledged streams to register. A stream whose acknowledgement rmcp could
+    /// not write never reaches `listen` (over HTTP, one client's broken connection), so the wait needs a bound.
+    const REGISTER_WAIT: Duration = Duration::from_secs(2);
+
+    /// Waits until every acknowledged stream has registered its sink, at most REGISTER_WAIT. A stream still
+    /// unregistered by then lost its acknowledgement and will never register: it is forgotten, so one failed
+    /// write does not hold every later `grow`.
+    async fn wait_for_registrations(&self) {
+        let mut registered = self.unregistered.subscribe();
+        let wait = registered.wait_for(|count| *count == 0);
+        if tokio::time::timeout(Self::REGISTER_WAIT, wait).await.is_err() {
+            eprintln!("listen-stream-rmcp: a stream never registered after its acknowledgement; forgetting it");
+            self.unregistered.send_replace(0);
+        }
+    }
+}
 // ANCHOR_END: grow
 
 // ANCHOR: listen
@@ -92,7 +111,8 @@ impl ServerHandler for Server {
     /// rmcp calls it just before it writes the acknowledgement.
     fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         if requested.tools_list_changed == Some(true) {
-            // Undone in `listen`. If the acknowledgement cannot be written, the transport is gone with it.
+            // Undone in `listen`; if the acknowledgement cannot be written, `listen` never runs and
+            // `wait_for_registrations` gives up on this stream after REGISTER_WAIT.
             self.unregistered.send_modify(|count| *count += 1);
         }
         Some(SubscriptionFilter::builder().tools_list_changed().build())
@@ -102,7 +122,7 @@ impl ServerHandler for Server {
     async fn listen(&self, stream: SubscriptionContext) -> Result<(), ErrorData> {
         if stream.requested().tools_list_changed == Some(true) {
             self.listeners.lock().unwrap().push(stream.sink().clone());
-            self.unregistered.send_modify(|count| *count -= 1);
+            self.unregistered.send_modify(|count| *count = count.saturating_sub(1));
         }
         // Ends on the client's notifications/cancelled (rmcp then writes nothing more for this id) or when
         // the transport closes. Returning on our own would be the server's teardown: rmcp would send the

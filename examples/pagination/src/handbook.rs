@@ -102,5 +102,5 @@ pub fn read_resource(params: &Map<String, Value>) -> Result<Body, RpcError> {
         return Err(RpcError { code: -32602, message: "Resource not found".into(), data: Some(data) });
     };
     let contents = Contents { uri: document.uri, mime_type: "text/markdown", text: document.text };
-    Ok(Body::Read { contents: [contents], ttl_ms: 60_000, cache_scope: "public" })
+    Ok(Body::Read { ttl_ms: 60_000, cache_scope: "public", contents: [contents] })
 }

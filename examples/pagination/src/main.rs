@@ -72,9 +72,9 @@ enum Body {
         resources: &'static [Document],
     },
     Read {
-        contents: [Contents; 1],
         ttl_ms: u32,
         cache_scope: &'static str,
+        contents: [Contents; 1],
     },
 }
 
@@ -131,15 +131,19 @@ impl Reply {
     }
 }
 
-/// A result: resultType first, then the body's members, then `_meta` with serverInfo.
+/// A result: resultType first, then the body's members, and `_meta` with serverInfo where rmcp
+/// writes it (pagination-rmcp shares this answer key): right after resultType in a list result,
+/// last in the others.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Complete {
     result_type: &'static str,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    list_meta: Option<ResultMeta>,
     #[serde(flatten)]
     body: Body,
-    #[serde(rename = "_meta")]
-    meta: ResultMeta,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<ResultMeta>,
 }
 
 #[derive(Serialize)]
@@ -156,8 +160,12 @@ struct ServerInfo {
 
 impl Complete {
     fn new(body: Body) -> Complete {
-        let server_info = ServerInfo { name: SERVER_NAME, version: SERVER_VERSION };
-        Complete { result_type: "complete", body, meta: ResultMeta { server_info } }
+        let meta = Some(ResultMeta { server_info: ServerInfo { name: SERVER_NAME, version: SERVER_VERSION } });
+        let (list_meta, meta) = match body {
+            Body::Resources { .. } => (meta, None),
+            _ => (None, meta),
+        };
+        Complete { result_type: "complete", list_meta, body, meta }
     }
 }
 

@@ -1,7 +1,8 @@
 // resources-prompts: an MCP server (revision 2026-07-28) over stdio, for the page "Resources and
 // prompts". It offers no tools: two read-only documents as resources and one prompt template
 // that quotes one of them. JSON goes through serde_json; replies are typed structs, so the key
-// order on the wire is the field order below.
+// order on the wire is the field order below: the order rmcp writes (resources-prompts-rmcp),
+// so that both servers share one answer key.
 //
 // One JSON-RPC message per line comes in on stdin; one reply per request goes out on stdout.
 // stdout is the wire and carries nothing else; diagnostics go to stderr.
@@ -78,7 +79,7 @@ impl Document {
 
 /// resources/list: what exists. The same for every reader, so anyone may cache it for ten minutes.
 fn list_resources() -> Body {
-    Body::Resources { resources: &DOCUMENTS, ttl_ms: 600_000, cache_scope: "public" }
+    Body::Resources { ttl_ms: 600_000, cache_scope: "public", resources: &DOCUMENTS }
 }
 
 /// resources/read: one document by URI. A URI the server does not know is -32602 with the
@@ -91,7 +92,7 @@ fn read_resource(params: &Map<String, Value>) -> Result<Body, RpcError> {
         let data = ErrorData::Resource { uri: uri.to_string() };
         return Err(RpcError { code: -32602, message: "Resource not found".into(), data: Some(data) });
     };
-    Ok(Body::Read { contents: [document.contents()], ttl_ms: 60_000, cache_scope: "public" })
+    Ok(Body::Read { ttl_ms: 60_000, cache_scope: "public", contents: [document.contents()] })
 }
 // ANCHOR_END: resources
 
@@ -140,15 +141,16 @@ enum Content {
     Resource { resource: Contents },
 }
 
-/// prompts/get: the template filled in. An unknown prompt, a missing required argument or an
-/// argument that is not a string is -32602. The result has no ttlMs or cacheScope: it is not
-/// one of the cacheable results.
+/// prompts/get: the template filled in. An unknown prompt (with the prompts there are as data), a
+/// missing required argument or an argument that is not a string is -32602, worded as rmcp words
+/// it. The result has no ttlMs or cacheScope: it is not one of the cacheable results.
 fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::invalid("params.name must be a string"));
     };
     if name != REVIEW_NAMES.name {
-        return Err(RpcError { code: -32602, message: format!("Unknown prompt: {name}"), data: None });
+        let data = ErrorData::Prompts { available_prompts: [REVIEW_NAMES.name] };
+        return Err(RpcError { code: -32602, message: format!("prompt '{name}' not found"), data: Some(data) });
     }
     let no_arguments = Value::Object(Map::new());
     let Some(arguments) = params.get("arguments").unwrap_or(&no_arguments).as_object() else {
@@ -163,7 +165,7 @@ fn get_prompt(params: &Map<String, Value>) -> Result<Body, RpcError> {
         }
     }
     let Some(code) = arguments.get("code").and_then(Value::as_str) else {
-        return Err(RpcError::invalid("prompt review_names needs the argument code"));
+        return Err(RpcError::new(-32602, "Failed to parse parameters: missing field `code`"));
     };
     let language = arguments.get("language").and_then(Value::as_str).unwrap_or("Rust");
     // The first message embeds the naming rules as a resource; the second asks the question.
@@ -202,14 +204,14 @@ fn handle(line: &str) -> Option<Reply> {
         return Some(Reply::error(id, RpcError::new(-32600, "Invalid Request: no method")));
     };
     // What this server answers, each method named once. No tools capability is declared, so
-    // tools/list and tools/call are unknown methods here.
+    // tools/list and tools/call are unknown methods here; the message is the method, as in rmcp.
     let answer: fn(&Map<String, Value>) -> Result<Body, RpcError> = match method {
         "server/discover" => |_| Ok(discover()),
         "resources/list" => |_| Ok(list_resources()),
         "resources/read" => read_resource,
-        "prompts/list" => |_| Ok(Body::Prompts { prompts: [REVIEW_NAMES], ttl_ms: 600_000, cache_scope: "public" }),
+        "prompts/list" => |_| Ok(Body::Prompts { ttl_ms: 600_000, cache_scope: "public", prompts: [REVIEW_NAMES] }),
         "prompts/get" => get_prompt,
-        _ => return Some(Reply::error(id, RpcError::new(-32601, format!("Method not found: {method}")))),
+        _ => return Some(Reply::error(id, RpcError::new(-32601, method))),
     };
     let no_params = Map::new();
     let params = message.get("params").and_then(Value::as_object).unwrap_or(&no_params);
@@ -234,19 +236,19 @@ enum Body {
         cache_scope: &'static str,
     },
     Resources {
-        resources: &'static [Document],
         ttl_ms: u32,
         cache_scope: &'static str,
+        resources: &'static [Document],
     },
     Read {
-        contents: [Contents; 1],
         ttl_ms: u32,
         cache_scope: &'static str,
+        contents: [Contents; 1],
     },
     Prompts {
-        prompts: [Prompt; 1],
         ttl_ms: u32,
         cache_scope: &'static str,
+        prompts: [Prompt; 1],
     },
     Prompt {
         description: String,
@@ -255,15 +257,15 @@ enum Body {
 }
 
 fn discover() -> Body {
-    let capabilities = Capabilities { resources: Map::new(), prompts: Map::new() };
+    let capabilities = Capabilities { prompts: Map::new(), resources: Map::new() };
     Body::Discover { supported_versions: [VERSION], capabilities, ttl_ms: 3_600_000, cache_scope: "public" }
 }
 
-/// `{"resources":{},"prompts":{}}`: the two features this server declares, and nothing else.
+/// `{"prompts":{},"resources":{}}`: the two features this server declares, and nothing else.
 #[derive(Serialize)]
 struct Capabilities {
-    resources: Map<String, Value>,
     prompts: Map<String, Value>,
+    resources: Map<String, Value>,
 }
 
 /// `params._meta` must name the protocol version and the client's capabilities, every time.
@@ -306,15 +308,18 @@ impl Reply {
     }
 }
 
-/// A result: resultType first, then the body's members, then `_meta` with serverInfo.
+/// A result: resultType first, then the body's members, and `_meta` with serverInfo where rmcp
+/// writes it: right after resultType in a list result, last in the others.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Complete {
     result_type: &'static str,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    list_meta: Option<ResultMeta>,
     #[serde(flatten)]
     body: Body,
-    #[serde(rename = "_meta")]
-    meta: ResultMeta,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<ResultMeta>,
 }
 
 #[derive(Serialize)]
@@ -331,8 +336,12 @@ struct ServerInfo {
 
 impl Complete {
     fn new(body: Body) -> Complete {
-        let server_info = ServerInfo { name: SERVER_NAME, version: SERVER_VERSION };
-        Complete { result_type: "complete", body, meta: ResultMeta { server_info } }
+        let meta = Some(ResultMeta { server_info: ServerInfo { name: SERVER_NAME, version: SERVER_VERSION } });
+        let (list_meta, meta) = match body {
+            Body::Resources { .. } | Body::Prompts { .. } => (meta, None),
+            _ => (None, meta),
+        };
+        Complete { result_type: "complete", list_meta, body, meta }
     }
 }
 
@@ -344,11 +353,13 @@ struct RpcError {
     data: Option<ErrorData>,
 }
 
-/// What an error's data says: the URI that was not found, or the versions on both sides.
+/// What an error's data says: the URI that was not found, the prompts there are, or the versions
+/// on both sides.
 #[derive(Serialize)]
 #[serde(untagged)]
 enum ErrorData {
     Resource { uri: String },
+    Prompts { available_prompts: [&'static str; 1] },
     Version { supported: [&'static str; 1], requested: String },
 }
 
