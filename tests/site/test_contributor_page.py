@@ -70,7 +70,7 @@ def test_contributing_md_points_at_the_rules():
 # there before a test finds it.
 NOT_A_RULE = {
     "tests/interop/test_broken_copies.py": "the checks themselves, against broken copies of an example",
-    "tests/interop/test_conformance.py": "the official conformance suite on the streamable-http example alone",
+    "tests/site/test_conformance_card.py": "the conformance report card's page and its rendering",
     "tests/interop/test_schema_validator.py": "the tool's schema validator on single messages",
     "tests/site/test_contributor_page.py": "this page",
     "tests/site/test_make_example.py": "the fast loop itself",
