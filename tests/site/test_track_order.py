@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from runex.paste import markers
+from support.nav import track
 from support.repo import ROOT
-from test_reading_path import TRACK_PAGES
 
 DOCS = ROOT / "docs"
 EXAMPLES = ROOT / "examples"
+TRACK_PAGES = [page for page, _ in track()]
 
 # Rust crates: the one page whose prose explains each. A dependency in Cargo.toml and a `use` or `extern crate`
 # line both count as using the crate.
