@@ -5,4 +5,5 @@ which pytest's default import mode puts on sys.path (the tool's package runex is
 - tool_repos.py     throwaway repositories and tiny servers for the tool's tests (tests/tool)
 - interop_cases.py  every implementation of every example, for the official SDK client tests (tests/interop)
 - interop_client.py the official SDK client driving one example server
+- nav.py            the reading path as mkdocs.yml's nav states it (tests/site)
 """
