@@ -1,0 +1,124 @@
+"""example.toml's `test`: an example's own tests (cargo test, pytest) run in the sandbox, their output recorded.
+
+The slow tests copy the real examples of "Testing your server" (testing-rust, testing-python) into a throwaway
+repository, check that the copy is green, change what the server replies, and expect the check to fail with the
+test that caught it, named at its file and line. The cargo copy shares the checkout's cargo target folder (as
+tests/site/test_serve_live.py does): the sandbox builds at the same paths, so rmcp is not compiled again.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from support.tool_repos import ECHO, invoke, make_repo, page
+from support.repo import ROOT
+from runex.run import own_tests
+
+HELLO = "Hello, {name}!"
+CHANGED = "Hi, {name}!"
+
+
+def copy_example(tmp_path: Path, name: str) -> Path:
+    """A repository holding examples/NAME as checked in, a page that pastes it, and tools/ (the tool under test)."""
+    root = make_repo(tmp_path, pages={"p.md": page(f"{name}/transcript.jsonl")})
+    shutil.copytree(ROOT / "examples" / name, root / "examples" / name,
+                    ignore=shutil.ignore_patterns("target", "__pycache__"))
+    return root
+
+
+def share_cargo_target(root: Path) -> None:
+    """The examples' workspace with this one member, and the checkout's target folder."""
+    manifest = (ROOT / "examples/Cargo.toml").read_text(encoding="utf-8")
+    members = re.sub(r"members = \[[^\]]*\]", 'members = ["testing-rust"]', manifest)
+    (root / "examples/Cargo.toml").write_text(members, encoding="utf-8")
+    shutil.copy(ROOT / "examples/Cargo.lock", root / "examples/Cargo.lock")
+    shared = ROOT / ".cache/cargo-target"
+    shared.mkdir(parents=True, exist_ok=True)
+    (root / ".cache").mkdir(exist_ok=True)
+    (root / ".cache/cargo-target").symlink_to(shared, target_is_directory=True)
+
+
+def change_reply(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(HELLO) == 1, f"{path.name} no longer greets with {HELLO!r}: update this test's change"
+    path.write_text(text.replace(HELLO, CHANGED), encoding="utf-8")
+
+
+def green(root: Path, name: str) -> None:
+    written = invoke(root, name)
+    assert written.returncode == 0, written.out
+    checked = invoke(root, "--check", name)
+    assert checked.returncode == 0, checked.out
+
+
+@pytest.mark.slow
+def test_cargo_tests_fail_by_name_when_the_reply_changes(tmp_path, cargo):
+    root = copy_example(tmp_path, "testing-rust")
+    share_cargo_target(root)
+    green(root, "testing-rust")
+    record = (root / "examples/testing-rust/tests.cargo.txt").read_text(encoding="utf-8")
+    assert "test greets_by_name ... ok" in record and "<time>" in record
+    change_reply(root / "examples/testing-rust/src/lib.rs")
+    proc = invoke(root, "--check", "testing-rust")
+    assert proc.returncode == 3, proc.out
+    assert re.search(r"examples/testing-rust/tests/stdio\.rs:\d+: cargo test failed \(exit 101\): "
+                     r"test greets_by_name failed at examples/testing-rust/tests/stdio\.rs:\d+", proc.out), proc.out
+    assert re.search(r"test greets_in_process failed at examples/testing-rust/tests/in_process\.rs:\d+", proc.out)
+    assert "Hi, Ada!" in proc.out, "the assertion's own message is shown"
+
+
+@pytest.mark.slow
+def test_pytest_fails_by_name_when_the_reply_changes(tmp_path):
+    root = copy_example(tmp_path, "testing-python")
+    green(root, "testing-python")
+    change_reply(root / "examples/testing-python/server.py")
+    proc = invoke(root, "--check", "testing-python")
+    assert proc.returncode == 3, proc.out
+    assert re.search(r"examples/testing-python/test_server\.py:\d+: pytest failed \(exit 1\): "
+                     r"test test_greets_by_name\[in-process\] failed at "
+                     r"examples/testing-python/test_server\.py:\d+", proc.out), proc.out
+    assert "test test_greets_by_name[stdio] failed" in proc.out
+    assert not (root / "examples/testing-python/answer_key.jsonl").read_text().count("Hi, Ada!")
+
+
+@pytest.mark.slow
+def test_a_test_added_is_drift_until_written(tmp_path):
+    root = copy_example(tmp_path, "testing-python")
+    green(root, "testing-python")
+    with (root / "examples/testing-python/test_server.py").open("a", encoding="utf-8") as tests:
+        tests.write("\n\ndef test_one_more():\n    assert server.name == \"testing-python\"\n")
+    proc = invoke(root, "--check", "testing-python")
+    assert proc.returncode == 5, proc.out
+    assert "tests.pytest.txt (checked in)" in proc.out and "+test_server.py::test_one_more PASSED" in proc.out
+    green(root, "testing-python")
+
+
+def test_an_unknown_runner_is_named_at_its_line(tmp_path):
+    root = make_repo(tmp_path, {"t": {"server.py": ECHO, "example.toml": "timeout = 5\ntest = \"nose\"\n"}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "examples/t/example.toml:2: test names the runner" in proc.out, proc.out
+
+
+def test_a_runner_without_its_implementation_is_refused(tmp_path):
+    root = make_repo(tmp_path, {"t": {"server.py": ECHO, "example.toml": "test = \"cargo\"\n"}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "examples/t/example.toml:1: test = 'cargo' runs the tests of a cargo implementation" in proc.out
+
+
+def test_durations_and_hashes_are_normalized_and_progress_dropped():
+    raw = ("   Compiling testing-rust v0.1.0 (/src/examples/testing-rust)\n"
+           "    Finished `test` profile [unoptimized] target(s) in 12.34s\n"
+           "     Running tests/stdio.rs (/target/debug/deps/stdio-0123456789abcdef)\n"
+           "test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.07s\n"
+           "========================= 9 passed in 3.21s (0:00:03) =========================\n")
+    assert own_tests.normalize(raw).splitlines() == [
+        "     Running tests/stdio.rs (target/debug/deps/stdio-<hash>)",
+        "test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in <time>",
+        " 9 passed in <time> ".center(80, "="),
+    ]
