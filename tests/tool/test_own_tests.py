@@ -122,3 +122,11 @@ def test_durations_and_hashes_are_normalized_and_progress_dropped():
         "test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in <time>",
         " 9 passed in <time> ".center(80, "="),
     ]
+
+
+def test_a_record_without_its_runner_is_left_over(tmp_path):
+    root = make_repo(tmp_path, {"t": {"server.py": ECHO, "tests.pytest.txt": "1 passed\n"}})
+    proc = invoke(root)
+    assert proc.returncode == 3, proc.out
+    assert "examples/t/tests.pytest.txt: tests.pytest.txt is left over" in proc.out, proc.out
+    assert 'set test = "pytest" in example.toml' in proc.out

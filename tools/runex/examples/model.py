@@ -365,6 +365,11 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             raise ConfigError(f"{left_over.name} is left over: no implementation {impl!r} serves HTTP in this "
                               f"example, so nothing checks it; delete it, or list {impl!r} under http in {CONFIG}",
                               file=f"{rel}/{left_over.name}")
+    for left_over in sorted(folder.glob("tests.*.txt")):  # the tool no longer checks it: say so
+        if left_over.name != f"tests.{config.test}.txt":
+            raise ConfigError(f"{left_over.name} is left over: example.toml's test does not name that runner, so "
+                              f"nothing checks it; delete it, or set test = \"{left_over.name[6:-4]}\" in {CONFIG}",
+                              file=f"{rel}/{left_over.name}")
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())
         raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
