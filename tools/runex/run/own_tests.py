@@ -41,26 +41,51 @@ PYTEST_SUMMARY = re.compile(r"^=+ (?P<what>.+) in \d+(\.\d+)?s(?: \([\d:.]+\))? 
 
 
 def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: build.Cache, *, check: bool,
-        sandbox: sandboxing.Sandbox) -> None:
-    """Run the example's tests against `stdout` as its answer key; record their output or fail the outcome."""
+        repeat: int, sandbox: sandboxing.Sandbox) -> None:
+    """Run the example's tests against `stdout` as its answer key (`repeat` times, their outputs compared); record
+    their output or fail the outcome."""
     runner = example.config.test
     impl = example.implementation(TEST_RUNNERS[runner])
+    outputs = []
     with tempfile.TemporaryDirectory(prefix="runex-tests-") as scratch:
         folder = _verified_copy(example, stdout, Path(scratch))
         if sandbox.enabled and sandbox.as_root:
             Path(scratch).chmod(0o755)  # the sandboxed runner is nobody: it must enter the (read-only) copy
         if runner == "cargo":
             build._fetch(root, impl, locked=check)  # the dev-dependencies: usually there already
-            spec, cwd = _cargo_spec(root, impl, cache, folder, sandbox)
-            with build._workspace_build:  # one cargo at a time on the shared target folder
-                code, text = _run(spec, sandbox, cwd)
-        else:
-            spec, cwd = _pytest_spec(root, example, folder, sandbox)
-            code, text = _run(spec, sandbox, cwd)
-    if code != 0:
-        outcome.fail(*_failure(root, example, runner, code, text))
-        return
-    _record(example, outcome, normalize(text).encode("utf-8"), check)
+        for _ in range(max(1, repeat)):
+            code, text = _run_once(root, example, impl, cache, folder, sandbox)
+            if code != 0:
+                outcome.fail(*_failure(root, example, runner, code, text))
+                return
+            outputs.append(normalize(text).encode("utf-8"))
+    if _same(example, outcome, outputs):
+        _record(example, outcome, outputs[0], check)
+
+
+def _run_once(root: Path, example: Example, impl, cache: build.Cache, folder: Path, sandbox: sandboxing.Sandbox
+              ) -> tuple[int | None, str]:
+    if example.config.test == "cargo":
+        spec, cwd = _cargo_spec(root, impl, cache, folder, sandbox)
+        with build._workspace_build:  # one cargo at a time on the shared target folder
+            return _run(spec, sandbox, cwd)
+    spec, cwd = _pytest_spec(root, example, folder, sandbox)
+    return _run(spec, sandbox, cwd)
+
+
+def _same(example: Example, outcome: Outcome, outputs: list[bytes]) -> bool:
+    """With --repeat, every run's normalized output must be the first's (a test whose output varies cannot be
+    recorded)."""
+    from ..answer_key.compare import diff_bytes
+
+    rel = outcome.rel(example.tests_file)
+    for number, other in enumerate(outputs[1:], start=2):
+        if other != outputs[0]:
+            outcome.fail(f"{rel}: nondeterministic: the tests' output of run 1 and run {number} differ; make what "
+                         f"they print the same every run\n" + diff_bytes(outputs[0], other, "run 1", f"run {number}"),
+                         rel)
+            return False
+    return True
 
 
 def _verified_copy(example: Example, stdout: bytes, scratch: Path) -> Path:
