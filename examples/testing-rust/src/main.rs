@@ -9,6 +9,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(running) => running,
         // stdin closed before any message: nothing was asked, so exit 0 like any other EOF.
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        // The first reply could not be written (stdout closed): the client has gone, which is no error here.
+        Err(error @ ServerInitializeError::TransportError { .. }) => {
+            eprintln!("testing-rust: the client has gone ({error})");
+            return Ok(());
+        }
         Err(error) => return Err(error.into()),
     };
     running.waiting().await?;
