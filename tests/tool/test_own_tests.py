@@ -22,18 +22,22 @@ HELLO = "Hello, {name}!"
 CHANGED = "Hi, {name}!"
 
 
-def copy_example(tmp_path: Path, name: str) -> Path:
-    """A repository holding examples/NAME as checked in, a page that pastes it, and tools/ (the tool under test)."""
-    root = make_repo(tmp_path, pages={"p.md": page(f"{name}/transcript.jsonl")})
-    shutil.copytree(ROOT / "examples" / name, root / "examples" / name,
+def copy_example(tmp_path: Path, name: str, as_name: str | None = None) -> Path:
+    """A repository holding examples/NAME as checked in (under `as_name`, if given), a page that pastes it, and
+    tools/ (the tool under test)."""
+    as_name = as_name or name
+    root = make_repo(tmp_path, pages={"p.md": page(f"{as_name}/transcript.jsonl")})
+    shutil.copytree(ROOT / "examples" / name, root / "examples" / as_name,
                     ignore=shutil.ignore_patterns("target", "__pycache__"))
     return root
 
 
-def share_cargo_target(root: Path) -> None:
-    """The examples' workspace with this one member, and the checkout's target folder."""
+def share_cargo_target(root: Path, member: str) -> None:
+    """The examples' workspace with this one member, and the checkout's target folder. The member has a folder name
+    of its own, so cargo keeps its artifacts apart from the checkout's crate: a copy changed here must never be
+    what the checkout's next build finds fresh (cargo compares mtimes, and the sandbox's paths are the same)."""
     manifest = (ROOT / "examples/Cargo.toml").read_text(encoding="utf-8")
-    members = re.sub(r"members = \[[^\]]*\]", 'members = ["testing-rust"]', manifest)
+    members = re.sub(r"members = \[[^\]]*\]", f'members = ["{member}"]', manifest)
     (root / "examples/Cargo.toml").write_text(members, encoding="utf-8")
     shutil.copy(ROOT / "examples/Cargo.lock", root / "examples/Cargo.lock")
     shared = ROOT / ".cache/cargo-target"
@@ -57,17 +61,18 @@ def green(root: Path, name: str) -> None:
 
 @pytest.mark.slow
 def test_cargo_tests_fail_by_name_when_the_reply_changes(tmp_path, cargo):
-    root = copy_example(tmp_path, "testing-rust")
-    share_cargo_target(root)
-    green(root, "testing-rust")
-    record = (root / "examples/testing-rust/tests.cargo.txt").read_text(encoding="utf-8")
+    name = "testing-rust-copy"
+    root = copy_example(tmp_path, "testing-rust", name)
+    share_cargo_target(root, name)
+    green(root, name)
+    record = (root / f"examples/{name}/tests.cargo.txt").read_text(encoding="utf-8")
     assert "test greets_by_name ... ok" in record and "<time>" in record
-    change_reply(root / "examples/testing-rust/src/lib.rs")
-    proc = invoke(root, "--check", "testing-rust")
+    change_reply(root / f"examples/{name}/src/lib.rs")
+    proc = invoke(root, "--check", name)
     assert proc.returncode == 3, proc.out
-    assert re.search(r"examples/testing-rust/tests/stdio\.rs:\d+: cargo test failed \(exit 101\): "
-                     r"test greets_by_name failed at examples/testing-rust/tests/stdio\.rs:\d+", proc.out), proc.out
-    assert re.search(r"test greets_in_process failed at examples/testing-rust/tests/in_process\.rs:\d+", proc.out)
+    assert re.search(rf"examples/{name}/tests/in_process\.rs:\d+: cargo test failed \(exit 101\): "
+                     rf"test greets_in_process failed at examples/{name}/tests/in_process\.rs:\d+; "
+                     rf"test greets_by_name failed at examples/{name}/tests/stdio\.rs:\d+", proc.out), proc.out
     assert "Hi, Ada!" in proc.out, "the assertion's own message is shown"
 
 
@@ -130,3 +135,13 @@ def test_a_record_without_its_runner_is_left_over(tmp_path):
     assert proc.returncode == 3, proc.out
     assert "examples/t/tests.pytest.txt: tests.pytest.txt is left over" in proc.out, proc.out
     assert 'set test = "pytest" in example.toml' in proc.out
+
+
+def test_each_failing_test_is_named_at_its_file_and_line():
+    cargo = ["thread 'greets_in_process' (10) panicked at testing-rust/tests/in_process.rs:36:5:",
+             "thread 'greets_by_name' panicked at testing-rust/tests/stdio.rs:47:5:"]
+    assert own_tests._failures("cargo", cargo) == [("greets_in_process", "testing-rust/tests/in_process.rs", 36),
+                                                   ("greets_by_name", "testing-rust/tests/stdio.rs", 47)]
+    pytest_out = ["_______________ test_greets_by_name[stdio] _______________", "test_server.py:58: in test_greets_by_name",
+                  "    assert result.content[0].text == 'Hello, Ada!'"]
+    assert own_tests._failures("pytest", pytest_out) == [("test_greets_by_name[stdio]", "test_server.py", 58)]

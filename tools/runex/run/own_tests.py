@@ -196,7 +196,7 @@ def _record(example: Example, outcome: Outcome, data: bytes, check: bool) -> Non
 
 # Where a runner says a test failed: cargo's panic line, rustc's error location, pytest's section header and the
 # first traceback line under it (with --tb=short, the line in the test file).
-PANIC = re.compile(r"^thread '(?P<test>[^']+)' panicked at (?P<file>[^:\s]+):(?P<line>\d+):\d+:?$")
+PANIC = re.compile(r"^thread '(?P<test>[^']+)'(?: \(\d+\))? panicked at (?P<file>[^:\s]+):(?P<line>\d+):\d+:?$")
 RUSTC_AT = re.compile(r"^\s*--> (?P<file>[^:\s]+):(?P<line>\d+):\d+$")
 PYTEST_SECTION = re.compile(r"^_{3,} (?P<test>\S+) _{3,}$")
 PYTEST_AT = re.compile(r"^(?P<file>[^:\s]+\.py):(?P<line>\d+): ")
