@@ -34,7 +34,7 @@ WIDTH = 80  # pytest's terminal width without a terminal; its summary line is ce
 # (pattern, replacement) over the combined stdout and stderr, line by line; None drops the line.
 NOISE = (
     (re.compile(r"^\s*(Compiling|Finished|Fresh|Blocking|Locking|Downloaded?|Updating)\b.*$"), None),
-    (re.compile(r"\(/target/(\S+)-[0-9a-f]{16}\)"), r"(target/\1-<hash>)"),
+    (re.compile(r"\(\S*/(debug|release)/deps/(\S+)-[0-9a-f]{16}\)"), r"(target/\1/deps/\2-<hash>)"),
     (re.compile(r"finished in \d+(\.\d+)?s"), "finished in <time>"),
 )
 PYTEST_SUMMARY = re.compile(r"^=+ (?P<what>.+) in \d+(\.\d+)?s(?: \([\d:.]+\))? =+$")
