@@ -151,7 +151,7 @@ def python_example(tmp_path, need):
     return python_repo(tmp_path)
 
 
-def tested_example(tmp_path, need):
+def example_with_tests(tmp_path, need):
     return python_repo(tmp_path, {"example.toml": 'test = "pytest"\n', "test_ex.py": "def test_ok():\n    pass\n"})
 
 
@@ -195,7 +195,7 @@ CHANGES = {
     "answer key": (python_example, _answer_key),
     "stderr lane": (lane_example, _stderr_lane),
     "http records": (http_example, _http_records),
-    "own tests": (tested_example, _own_tests),
+    "own tests": (example_with_tests, _own_tests),
     "artefacts": (twin_example, _artefacts),
     "lock files": (cargo_example, _lock_files),
     "toolchain": (twin_example, _toolchain),
