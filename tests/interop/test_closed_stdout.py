@@ -30,7 +30,8 @@ SDK_BEHAVIOUR = {
                   "traceback, exit 1",
     **{name: "mcp 2.3.0's stdio_server lets BrokenPipeError out of its stdout writer, as in python-sdk: an "
              "ExceptionGroup traceback, exit 1" for name in ("long-task", "long-task-cancel", "listen-stream",
-                                                                "listen-tools-only-python")},
+                                                                "listen-tools-only-python",
+                                                                "testing-python")},
     "rmcp-server": "rmcp 3.11's serve() fails to send the first reply with TransportError(BrokenPipe); main returns "
                    "it: 'Error: TransportError {...}', exit 1 (a pipe closed after the first reply ends with "
                    "'stopped reason=Closed' on stderr and exit 0)",

@@ -112,6 +112,12 @@ def _http_records(root, monkeypatch, tmp_path):
     record.write_text(record.read_text().replace('"status": 202', '"status": 200'))
 
 
+def _own_tests(root, monkeypatch, tmp_path):
+    """A test file the key reads only through example.toml's `test` (no build key names it)."""
+    tests = root / "examples/ex/test_ex.py"
+    tests.write_text(tests.read_text() + "# a comment: another test? the key cannot know\n")
+
+
 def _artefacts(root, monkeypatch, tmp_path):
     """The Python twin's bytes (a Rust binary's own change: test_a_damaged_binary_is_a_miss_and_is_rebuilt)."""
     source = root / "examples/ex/server.py"
@@ -143,6 +149,10 @@ def _sandbox(root, monkeypatch, tmp_path):
 
 def python_example(tmp_path, need):
     return python_repo(tmp_path)
+
+
+def example_with_tests(tmp_path, need):
+    return python_repo(tmp_path, {"example.toml": 'test = "pytest"\n', "test_ex.py": "def test_ok():\n    pass\n"})
 
 
 def twin_example(tmp_path, need):
@@ -185,6 +195,7 @@ CHANGES = {
     "answer key": (python_example, _answer_key),
     "stderr lane": (lane_example, _stderr_lane),
     "http records": (http_example, _http_records),
+    "own tests": (example_with_tests, _own_tests),
     "artefacts": (twin_example, _artefacts),
     "lock files": (cargo_example, _lock_files),
     "toolchain": (twin_example, _toolchain),

@@ -23,7 +23,7 @@ from .. import sandbox as sandboxing
 from .. import toolchain
 from ..build import compile as build
 from ..errors import ToolError
-from ..examples.model import Example
+from ..examples.model import ANSWER_KEY, Example
 from ..fsutil import sha256_bytes, write_atomic
 from ..wire.rules import Problem
 from . import prune as cache_gc
@@ -154,6 +154,18 @@ def _http_records(ctx: Context, example: Example) -> object:
             if example.serves_http(impl.name)]
 
 
+def _own_tests(ctx: Context, example: Example, record: str | None = None) -> object:
+    """example.toml's `test`: every file of the example's folder the tests may read (its answer key and the other
+    records are parts of their own), and the record of their output, tests.<runner>.txt (or, when storing, the
+    digest of what this run verified: `record`)."""
+    if example.config.test is None:
+        return "no tests"
+    output = example.tests_file
+    files = sorted(p for p in example.dir.rglob("*") if p.is_file() and p != output and p.name != ANSWER_KEY
+                   and not {"target", "__pycache__"} & set(p.relative_to(example.dir).parts))
+    return [[[ctx.rel(p), ctx.file_digest(p)] for p in files], record or ctx.file_digest(output)]
+
+
 def built_binary(ctx: Context, impl) -> tuple[str, Path, str] | None:
     """The build cache's key, binary and the binary's sha256 for a Rust implementation, if it is built; never
     builds or fetches. The recipe is the one build.prepare() keys on (--locked left out, as there)."""
@@ -225,6 +237,8 @@ KEY_PARTS: tuple[tuple[str, str, Callable[[Context, Example], object]], ...] = (
     ("answer key", "the answer key as it is on disk", _answer_key),
     ("stderr lane", "stderr.txt, when example.toml sets stderr_lane", _stderr_lane),
     ("http records", "http.<impl>.jsonl of each implementation example.toml's `http` names", _http_records),
+    ("own tests", "with example.toml's `test`, every file of the example's folder (tests.<runner>.txt too)",
+     _own_tests),
     ("artefacts", "server.py's bytes; a Rust binary's sha256 and build key (sources, recipe, toolchain)", _artefacts),
     ("lock files", "the Cargo.lock a cargo implementation builds from", _lock_files),
     ("toolchain", "`rustc -vV` and `cargo -V`, for an example with a Rust implementation", _toolchain),
@@ -298,6 +312,8 @@ class ResultStore:
         if side_files:
             overrides["http records"] = [[impl.name, digest(side_files[example.http_file(impl.name)])]
                                          for impl in example.implementations if example.serves_http(impl.name)]
+        if side_files and example.config.test is not None:
+            overrides["own tests"] = _own_tests(self.ctx, example, digest(side_files[example.tests_file]))
         if example.config.stderr_lane is not None:
             overrides["stderr lane"] = [example.config.stderr_lane, digest(lane or b"")]
         try:

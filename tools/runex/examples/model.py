@@ -57,6 +57,7 @@ class Config:
     http_env: dict[str, str] = field(default_factory=dict)  # the server's environment when it serves HTTP
     # Implementations "Run it here" cannot run in a reader's browser, each with the reason its page shows instead.
     not_in_browser: tuple[tuple[str, str], ...] = ()
+    test: str | None = None  # the example's own tests: "cargo" (cargo test) or "pytest", run by run/own_tests.py
 
     @property
     def borrowed(self) -> tuple[str, ...]:
@@ -91,6 +92,11 @@ class Example:
         """What the HTTP side of `impl`'s run looked like (status, headers), checked like the answer key."""
         return self.dir / HTTP_RECORDS.format(impl=impl)
 
+    @property
+    def tests_file(self) -> Path:
+        """The output of the example's own tests (example.toml's `test`), checked like the answer key."""
+        return self.dir / f"tests.{self.config.test}.txt"
+
     def serves_http(self, impl: str) -> bool:
         http = self.config.http
         return http is True or (isinstance(http, tuple) and impl in http)
@@ -107,7 +113,7 @@ class Example:
 
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
-                "http_headers", "http_get", "http_env", "send", "not_in_browser"}
+                "http_headers", "http_get", "http_env", "send", "not_in_browser", "test"}
 _VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
@@ -197,7 +203,20 @@ def load_config(path: Path, rel: str) -> Config:
         http_env=http_config.environment(data, at),
         sends=sends.parse(data, at),
         not_in_browser=_not_in_browser(data, at),
+        test=_test_runner(data, at),
     )
+
+
+TEST_RUNNERS = {"cargo": ImplementationKind.CARGO, "pytest": ImplementationKind.PYTHON}
+
+
+def _test_runner(data: dict, at: _Located) -> str | None:
+    """test = "cargo" or "pytest": the example's own tests, run after it verified (run/own_tests.py)."""
+    runner = data.get("test")
+    if runner is not None and runner not in TEST_RUNNERS:
+        raise at.error(f"test names the runner of the example's own tests, \"cargo\" (cargo test) or \"pytest\"; "
+                       f"got {runner!r}", at.key("test"))
+    return runner
 
 
 def _not_in_browser(data: dict, at: _Located) -> tuple[tuple[str, str], ...]:
@@ -340,6 +359,11 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
     if stray:
         raise ConfigError(f"not_in_browser names {', '.join(stray)}, which the example does not run (it runs: "
                           f"{', '.join(i.name for i in impls) or 'none'}); remove that line", file=f"{rel}/{CONFIG}")
+    if config.test is not None and TEST_RUNNERS[config.test] not in {i.name for i in impls}:
+        line = _Located((folder / CONFIG).read_text(encoding="utf-8"), f"{rel}/{CONFIG}").key("test")
+        raise ConfigError(f"test = {config.test!r} runs the tests of a {TEST_RUNNERS[config.test]} implementation, "
+                          f"which the example does not have (it runs: {', '.join(i.name for i in impls) or 'none'})",
+                          file=f"{rel}/{CONFIG}", line=line)
     if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",
@@ -356,6 +380,11 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
                 isinstance(config.http, tuple) and impl in config.http):
             raise ConfigError(f"{left_over.name} is left over: no implementation {impl!r} serves HTTP in this "
                               f"example, so nothing checks it; delete it, or list {impl!r} under http in {CONFIG}",
+                              file=f"{rel}/{left_over.name}")
+    for left_over in sorted(folder.glob("tests.*.txt")):  # the tool no longer checks it: say so
+        if left_over.name != f"tests.{config.test}.txt":
+            raise ConfigError(f"{left_over.name} is left over: example.toml's test does not name that runner, so "
+                              f"nothing checks it; delete it, or set test = \"{left_over.name[6:-4]}\" in {CONFIG}",
                               file=f"{rel}/{left_over.name}")
     if not impls:
         wanted = ", ".join(IMPLEMENTATION_FILES.values())

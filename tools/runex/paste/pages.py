@@ -73,6 +73,9 @@ def caption_for(rel: str) -> str:
     if name.startswith("http.") and name.endswith(".jsonl"):
         return (f"HTTP record: `{rel}`, status and headers of each POST over Streamable HTTP, written by "
                 f"`tools/run_examples.py` and verified by CI; never typed by hand.")
+    if name.startswith("tests.") and name.endswith(".txt"):  # example.toml's `test` (run/own_tests.py)
+        return (f"Test output: `{rel}`, what the example's own tests printed in the sandbox (durations as "
+                f"`<time>`), written by `tools/run_examples.py` and verified by CI; never typed by hand.")
     if name in ("main.rs", "server.py"):  # a rustc example, a cargo project's src/main.rs, or Python
         action = "runs" if name.endswith(".py") else "compiles and runs"
         return f"Source: `{rel}`, the file CI {action} against the example's transcript."

@@ -68,6 +68,12 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
         return
     outcome.stdout = stdout
     compare.record(example, outcome, stdout, check)
+    if example.config.test is not None and outcome.status != Status.FAILED:
+        from . import own_tests  # example.toml's `test`: the example's own tests, their output recorded
+
+        own_tests.run(root, example, outcome, stdout, cache, check=check, repeat=repeat, sandbox=sandbox)
+        if outcome.status == Status.FAILED:
+            return
     _browser_stage(root, example, cache, check=check, sandbox=sandbox)
 
 
