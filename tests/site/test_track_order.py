@@ -43,6 +43,7 @@ PACKAGE_HOME = {
     "mcp": "mcp/python-mcp-package.md",
     "mcp_types": "mcp/python-mcp-package.md",
     "pydantic": "mcp/python-mcp-package.md",
+    "pytest": "mcp/testing-your-server.md",
 }
 # Libraries the Python twins call without any page teaching them: the order does not hold them.
 NOT_TAUGHT = {"anyio", "uvicorn", "jsonschema"}
@@ -70,7 +71,15 @@ def rust_crates(example: Path, source: Path) -> set[str]:
     for rust_file in example.rglob("*.rs"):
         local_modules |= set(MOD_LINE.findall(rust_file.read_text(encoding="utf-8")))
     named = set(USE_LINE.findall(source.read_text(encoding="utf-8"))) - RUST_BUILTINS - local_modules
-    return cargo_dependencies(example) | named
+    return (cargo_dependencies(example) | named) - {own_crate(example)}
+
+
+def own_crate(example: Path) -> str | None:
+    """The example's own package (a test in tests/ uses its library by that name): nothing to teach."""
+    manifest = example / "Cargo.toml"
+    if not manifest.is_file():
+        return None
+    return crate_name(tomllib.loads(manifest.read_text(encoding="utf-8")).get("package", {}).get("name", ""))
 
 
 def python_packages(source: Path) -> set[str]:
@@ -81,7 +90,8 @@ def python_packages(source: Path) -> set[str]:
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module.split(".")[0])
-    return found - set(sys.stdlib_module_names)
+    local = {p.stem for p in source.parent.glob("*.py")}  # a test imports the server beside it
+    return found - set(sys.stdlib_module_names) - local
 
 
 def pasted_files(page: str) -> list[tuple[int, str]]:
