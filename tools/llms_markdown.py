@@ -15,15 +15,39 @@ The plugin converts the rendered article to Markdown and, by itself, drops what 
 
 from __future__ import annotations
 
+import re
+
 from bs4 import BeautifulSoup, Tag
 from mkdocs_llmstxt import autoclean
+from mkdocs_llmstxt._internal import plugin as llmstxt_plugin
 
 from runex.paste.pretty import pretty
 
 
+class _Converter(type(llmstxt_plugin._converter)):
+    """The plugin's HTML-to-Markdown converter (markdownify), with one fix: a block whose text holds a ``` line (the
+    contributor page shows what a pasted block looks like in a page's source) gets a fence longer than any inside
+    it, as CommonMark requires; markdownify always writes ```, and the block would end at its first inner fence.
+    The plugin reads its module's `_converter` on every page, so replacing it here (mkdocs-llmstxt is pinned, and
+    tests/site/test_reader_outputs.py fails if this stops working) covers every page."""
+
+    def convert_pre(self, el, text, parent_tags):
+        converted = super().convert_pre(el, text, parent_tags)
+        longest = max((len(run) for run in re.findall(r"^[ \t]*(`{3,})", text, re.M)), default=0)
+        if longest < 3:
+            return converted
+        fence = "`" * (longest + 1)
+        head, _, rest = converted.partition("```")
+        body, _, tail = rest.rpartition("```")
+        return f"{head}{fence}{body}{fence}{tail}"
+
+
+if not isinstance(llmstxt_plugin._converter, _Converter):
+    llmstxt_plugin._converter = _Converter(**llmstxt_plugin._converter.options)
+
+
 def preprocess(soup: BeautifulSoup, output: str) -> None:  # the plugin's name and signature
-    for view in soup.select("div.conversation"):
-        view.replace_with(_conversation(soup, view))
+    _conversations(soup)
     for tabs in soup.select("div.tabbed-set"):
         _name_the_tabs(soup, tabs)
     for block in soup.select("div.highlight"):
@@ -31,6 +55,25 @@ def preprocess(soup: BeautifulSoup, output: str) -> None:  # the plugin's name a
     for svg in soup.find_all("svg"):
         _describe(soup, svg)
     autoclean(soup)
+
+
+def _conversations(soup: BeautifulSoup) -> None:
+    """Element by element, not view by view: inside an indented block (a list item, a collapsed "??? example")
+    md_in_html leaves a view's HTML unbalanced, and a parser closes the view early."""
+    for heading in soup.select("p.exchange-heading"):
+        heading.replace_with(_element(soup, "h4", _text(heading)))
+    for label in soup.select("p.exchange-label"):
+        label.replace_with(_label(soup, label))
+    for shortened in soup.select("div.highlight.no-copy"):  # the page's shortened form; the raw line follows
+        shortened.decompose()
+    for raw in soup.select("details.raw-line"):
+        block = raw.find_next("div", class_="highlight")
+        message = _message(soup, block)
+        if block is not None:
+            block.extract()
+        raw.replace_with(message)
+    for control in soup.select("details.show-all"):
+        control.decompose()
 
 
 def _element(soup: BeautifulSoup, name: str, text: str = "", **attrs) -> Tag:
@@ -67,24 +110,12 @@ def _plain_code(soup: BeautifulSoup, block: Tag) -> None:
     block.replace_with(_fence(soup, _code_of(block), language))
 
 
-def _message(soup: BeautifulSoup, raw: Tag) -> Tag:
-    """The exact line a `details.raw-line` holds, as a fenced block: JSON pretty-printed in full, else as text.
-    find_next, not find: inside an indented block (a collapsed "??? example") md_in_html leaves the details open
-    in a paragraph, and its code block follows it."""
-    block = raw.find_next("div", class_="highlight")
+def _message(soup: BeautifulSoup, block: Tag | None) -> Tag:
+    """The exact line of a raw-line block, as a fenced block: JSON pretty-printed in full, else as text. The block
+    is the first one after the details' start: inside it, or right after it where md_in_html left it open."""
     line = _code_of(block) if block is not None else ""
     shown = pretty(line)
     return _fence(soup, shown, "json") if shown is not None else _fence(soup, line, "text")
-
-
-def _side(soup: BeautifulSoup, side: Tag) -> list[Tag]:
-    """One message: its label ("Request transcript line 2") in bold, its notes, the message itself."""
-    out = [_label(soup, side.find(class_="exchange-label"))]
-    out += [_element(soup, "p", _text(note)) for note in side.find_all("p", class_="exchange-note")]
-    raw = side.find("details", class_="raw-line")
-    if raw is not None:
-        out.append(_message(soup, raw))
-    return out
 
 
 def _label(soup: BeautifulSoup, label: Tag | None) -> Tag:
@@ -105,23 +136,6 @@ def _bold(soup: BeautifulSoup, text: str) -> Tag:
     paragraph = _element(soup, "p")
     paragraph.append(_element(soup, "strong", text))
     return paragraph
-
-
-def _conversation(soup: BeautifulSoup, view: Tag) -> Tag:
-    """The view as headings, labels, notes and fenced messages, in the order the page shows them."""
-    out = _element(soup, "div")
-    for part in view.find_all(["p", "div"], class_=["exchange-heading", "exchange-side", "exchange-note"]):
-        classes = part["class"]
-        if "exchange-heading" in classes:
-            out.append(_element(soup, "h4", _text(part)))
-            lane = part.find_parent("div", class_="stderr-lane")
-            if lane is not None:  # the server's log: one text block
-                out.append(_fence(soup, _code_of(lane.find("div", class_="highlight")), "text"))
-        elif "exchange-side" in classes:
-            out.extend(_side(soup, part))
-        elif part.find_parent(class_="exchange-side") is None:  # a row's own note ("No reply on stdout.")
-            out.append(_element(soup, "p", _text(part)))
-    return out
 
 
 def _name_the_tabs(soup: BeautifulSoup, tabs: Tag) -> None:

@@ -19,6 +19,7 @@ import yaml
 
 from support.repo import ROOT
 
+from runex.examples import model
 from runex.paste import markers, pages
 
 pytestmark = pytest.mark.slow  # reads the run's one site build
@@ -57,6 +58,19 @@ def fences(text: str) -> list[tuple[str, str]]:
     return [(m.group("lang"), m.group("body")) for m in FENCE.finditer(text)]
 
 
+def fence_openings(text: str) -> list[tuple[int, str]]:
+    """(line number, language) of every fenced block's opening line, nested in a list or not."""
+    found, fence = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = re.match(r"^\s*(`{3,})(\w*)", line)
+        if fence is None and match:
+            fence = match.group(1)
+            found.append((number, match.group(2)))
+        elif fence is not None and line.strip() == fence:
+            fence = None
+    return found
+
+
 @pytest.fixture(scope="module")
 def built(built_site) -> Path:
     return built_site
@@ -77,9 +91,9 @@ def test_every_page_has_its_markdown_beside_it_and_in_llms_full(built, src):
     title = front_matter(src).get("title")
     assert text.startswith("# "), f"{src}: index.md does not open with the page's title"
     assert title is None or title in text.splitlines()[0] or src == "index.md"
-    assert not re.search(r"<(div|svg|details|table)\b", text), f"{src}: HTML left in the Markdown"
-    assert "```\n" not in re.sub(r"```[a-z]+\n", "", text).replace("\n```\n", "\n"), \
-        f"{src}: a code block without its language"
+    assert not re.search(r"^\s*<(div|svg|details|table)\b", text, re.M), f"{src}: HTML left in the Markdown"
+    bare = [number for number, language in fence_openings(text) if not language]
+    assert not bare, f"{src}: code blocks without their language, at lines {bare[:5]} of its index.md"
     assert text.strip() in (built / "llms-full.txt").read_text(encoding="utf-8"), f"{src}: not in llms-full.txt"
 
 
@@ -91,7 +105,9 @@ def _conversation_lines(src: str) -> list[tuple[str, str]]:
         if not isinstance(block, markers.Block) or not pages.is_conversation(block.target):
             continue
         name, _, part = block.target.partition("/conversation")
-        lines = (ROOT / "examples" / name / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
+        config = model.load_config(ROOT / "examples" / name / "example.toml", "example.toml")
+        transcript = ROOT / "examples" / (config.transcript_from or name) / "transcript.jsonl"
+        lines = transcript.read_text(encoding="utf-8").splitlines()
         first, last = 1, len(lines)
         if part.startswith("#"):
             first, _, last_text = part[1:].partition("-")
@@ -100,21 +116,27 @@ def _conversation_lines(src: str) -> list[tuple[str, str]]:
     return shown
 
 
+def _canonical(text: str) -> str | None:
+    """The JSON value `text` holds, in one spelling (keys sorted), or None for a line that is not JSON (shown as
+    a ```text block)."""
+    try:
+        return json.dumps(json.loads(text), sort_keys=True)
+    except json.JSONDecodeError:
+        return None
+
+
 WITH_CONVERSATIONS = [src for src in PAGES if _conversation_lines(src)]
 
 
 @pytest.mark.parametrize("src", WITH_CONVERSATIONS)
 def test_each_message_of_a_conversation_is_a_whole_json_block_in_the_markdown(built, src):
     """Not the page's shortened form (`_meta` as {…}): every transcript line the page shows, whole, as ```json."""
-    blocks = [body for lang, body in fences(markdown_of(built, src)) if lang == "json"]
-    values = []
-    for body in blocks:
-        try:
-            values.append(json.dumps(json.loads(body), sort_keys=True))
-        except json.JSONDecodeError:
-            pass
+    found = fences(markdown_of(built, src))
+    blocks = [body for lang, body in found if lang == "json"]
+    values = {_canonical(body) for body in blocks}
+    texts = {body.strip() for lang, body in found if lang == "text"}
     missing = [(name, line[:80]) for name, line in _conversation_lines(src)
-               if line.strip().startswith("{") and json.dumps(json.loads(line), sort_keys=True) not in values]
+               if line.strip() and (_canonical(line) or line.strip()) not in values | texts]
     assert not missing, f"{src}: {len(missing)} transcript lines are not a ```json block, first: {missing[:2]}"
     assert "{…}" not in "".join(blocks), f"{src}: a shortened message in the Markdown"
 
@@ -159,7 +181,8 @@ def test_every_page_has_open_graph_tags_and_its_description(built, src):
     assert " ".join(meta.get("og:description", "").split()) == description, f"{src}: og:description"
     assert meta.get("og:url") == SITE_URL + site_path(src), f"{src}: og:url {meta.get('og:url')}"
     assert meta.get("og:title"), f"{src}: no og:title"
-    assert meta.get("og:title") == (front_matter(src).get("title") if src != "index.md" else CONFIG["site_name"])
+    assert meta.get("og:title") == (CONFIG["site_name"] if src == "index.md" else
+                                    nav_titles().get(src) or front_matter(src)["title"]), f"{src}: og:title"
 
 
 def test_every_page_has_a_description_in_its_front_matter():
@@ -179,4 +202,14 @@ def test_the_report_link_opens_an_issue_naming_the_page_and_the_commit(built, sr
     body = query["body"][0]
     assert SITE_URL + site_path(src) in body and f"docs/{src} at commit {commit}" in body, body
     assert f"{CONFIG['repo_url']}/blob/{commit}/docs/{src}" in body, body
-    assert front_matter(src).get("title", "") in query["title"][0]
+    assert query["title"][0] == f'Problem on the page "{nav_titles().get(src) or front_matter(src)["title"]}"'
+
+
+def nav_titles(items=None) -> dict[str, str]:
+    """The titles the nav gives pages ({"Home": "index.md"}), which MkDocs shows instead of the front matter's."""
+    found = {}
+    for item in CONFIG["nav"] if items is None else items:
+        if isinstance(item, dict):
+            title, value = next(iter(item.items()))
+            found.update(nav_titles(value) if isinstance(value, list) else {value: title})
+    return found
