@@ -8,7 +8,8 @@ The plugin converts the rendered article to Markdown and, by itself, drops what 
   heading, then per message its label (which file and line it is) and the message as a ```json block, the whole
   message from the raw line the page holds (runex.paste.pretty, numbers and keys as on the wire), not the
   page's shortened form with `_meta` as `{…}`; the page's cut, "show all" and "raw line" controls go;
-- each content tab's name ("Rust", "Python") is kept as a bold line above its content;
+- each content tab's name ("Rust", "Python") is kept as a bold line above its content, and so is the title of
+  each admonition ("In short") and collapsed block;
 - the inline diagram becomes its title and description, which its SVG carries for screen readers;
 - each highlighted block becomes a plain block with its language (```rust, ```json), its file name above it.
 """
@@ -54,6 +55,8 @@ def preprocess(soup: BeautifulSoup, output: str) -> None:  # the plugin's name a
         _plain_code(soup, block)
     for svg in soup.find_all("svg"):
         _describe(soup, svg)
+    for title in soup.select("p.admonition-title, details > summary"):  # "In short", a collapsed block's title
+        title.replace_with(_bold(soup, _text(title)))
     autoclean(soup)
 
 
