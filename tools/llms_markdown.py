@@ -49,13 +49,13 @@ if not isinstance(llmstxt_plugin._converter, _Converter):
 
 def preprocess(soup: BeautifulSoup, output: str) -> None:  # the plugin's name and signature
     _conversations(soup)
-    for tabs in soup.select("div.tabbed-set"):
+    for tabs in soup.find_all("div", class_="tabbed-set"):
         _name_the_tabs(soup, tabs)
-    for block in soup.select("div.highlight"):
+    for block in soup.find_all("div", class_="highlight"):
         _plain_code(soup, block)
     for svg in soup.find_all("svg"):
         _describe(soup, svg)
-    for title in soup.select("p.admonition-title, details > summary"):  # "In short", a collapsed block's title
+    for title in [*soup.find_all("p", class_="admonition-title"), *soup.find_all("summary")]:  # "In short", a collapsed block's title
         title.replace_with(_bold(soup, _text(title)))
     autoclean(soup)
 
@@ -63,19 +63,19 @@ def preprocess(soup: BeautifulSoup, output: str) -> None:  # the plugin's name a
 def _conversations(soup: BeautifulSoup) -> None:
     """Element by element, not view by view: inside an indented block (a list item, a collapsed "??? example")
     md_in_html leaves a view's HTML unbalanced, and a parser closes the view early."""
-    for heading in soup.select("p.exchange-heading"):
+    for heading in soup.find_all("p", class_="exchange-heading"):
         heading.replace_with(_element(soup, "h4", _text(heading)))
-    for label in soup.select("p.exchange-label"):
+    for label in soup.find_all("p", class_="exchange-label"):
         label.replace_with(_label(soup, label))
-    for shortened in soup.select("div.highlight.no-copy"):  # the page's shortened form; the raw line follows
+    for shortened in soup.find_all("div", class_="no-copy"):  # the page's shortened form; the raw line follows
         shortened.decompose()
-    for raw in soup.select("details.raw-line"):
+    for raw in soup.find_all("details", class_="raw-line"):
         block = raw.find_next("div", class_="highlight")
         message = _message(soup, block)
         if block is not None:
             block.extract()
         raw.replace_with(message)
-    for control in soup.select("details.show-all"):
+    for control in soup.find_all("details", class_="show-all"):
         control.decompose()
 
 
@@ -99,8 +99,8 @@ def _fence(soup: BeautifulSoup, code: str, language: str) -> Tag:
 
 def _code_of(block: Tag) -> str:
     """The text of a highlighted block, without its line numbers (a table's last cell holds the code)."""
-    cells = block.select("td.code code")
-    code = cells[-1] if cells else block.find("code")
+    cell = block.find("td", class_="code")
+    code = (cell or block).find("code")
     return code.get_text().rstrip("\n") if code is not None else ""
 
 
@@ -142,8 +142,10 @@ def _bold(soup: BeautifulSoup, text: str) -> Tag:
 
 
 def _name_the_tabs(soup: BeautifulSoup, tabs: Tag) -> None:
-    labels = [_text(label) for label in tabs.select(":scope > .tabbed-labels > label")]
-    blocks = tabs.select(":scope > .tabbed-content > .tabbed-block")
+    labels_box = tabs.find("div", class_="tabbed-labels", recursive=False)
+    content = tabs.find("div", class_="tabbed-content", recursive=False)
+    labels = [_text(label) for label in labels_box.find_all("label", recursive=False)] if labels_box else []
+    blocks = content.find_all("div", class_="tabbed-block", recursive=False) if content else []
     for label, block in zip(labels, blocks):
         block.insert(0, _bold(soup, label))
 
