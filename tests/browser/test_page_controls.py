@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import yaml
 
-from .checks import Watch, new_context, open_page
+from .checks import Watch, new_context, open_page, refuse_external
 from .sitekit import ROOT, skip_module_without_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -53,6 +53,7 @@ def test_copy_page_puts_the_pages_markdown_on_the_clipboard_with_no_request_else
 
 def test_without_javascript_the_copy_button_stays_hidden(site, chromium):
     context = chromium.new_context(java_script_enabled=False)
+    refuse_external(context, site, search=False)
     try:
         page = context.new_page()
         page.goto(site.url(site.doc(PAGES[0])), wait_until="load")

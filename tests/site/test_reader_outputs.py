@@ -156,12 +156,9 @@ class _Head(HTMLParser):
         super().__init__()
         self.meta: dict[str, str] = {}
         self.report: list[str] = []
-        self.markdown: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
-        if tag == "link" and attributes.get("rel") == "alternate" and attributes.get("type") == "text/markdown":
-            self.markdown.append(attributes.get("href") or "")
         if tag == "meta":
             key = attributes.get("property") or attributes.get("name")
             if key:
@@ -186,14 +183,6 @@ def test_every_page_has_open_graph_tags_and_its_description(built, src):
     assert meta.get("og:title"), f"{src}: no og:title"
     assert meta.get("og:title") == (CONFIG["site_name"] if src == "index.md" else
                                     nav_titles().get(src) or front_matter(src)["title"]), f"{src}: og:title"
-
-
-@pytest.mark.parametrize("src", PAGES)
-def test_every_page_links_its_markdown_in_its_head(built, src):
-    links = head_of(built, src).markdown
-    assert len(links) == 1, f"{src}: {len(links)} <link rel=alternate type=text/markdown>"
-    target = (built / site_path(src) / links[0]).resolve()
-    assert target == (built / site_path(src) / "index.md").resolve() and target.is_file(), f"{src}: {links[0]}"
 
 
 def test_every_page_has_a_description_in_its_front_matter():
