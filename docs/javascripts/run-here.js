@@ -103,6 +103,20 @@
     return kind === "both" ? ["rust", "python"] : [kind];
   };
 
+  // Why a language cannot run here: data-not-here is [[language, reason], ...], one reason per language.
+  function whyNot(reasons) {
+    const why = el("div", "run-here-why");
+    why.append(el("p", null, "Not in your browser:"));
+    const list = el("ul");
+    for (const [language, reason] of reasons) {
+      const item = el("li");
+      item.append(el("strong", null, language), `: ${reason.replace(/\.$/, "")}.`);
+      list.append(item);
+    }
+    why.append(list);
+    return why;
+  }
+
   function setUp(view) {
     const example = view.dataset.example;
     const runs = view.dataset.rust || view.dataset.python;
@@ -111,7 +125,7 @@
     const box = el("div", "run-here");
     box.dataset.example = example;
     view.before(box);
-    if (view.dataset.notHere) box.append(el("p", "run-here-why", `Not in your browser: ${view.dataset.notHere}`));
+    if (view.dataset.notHere) box.append(whyNot(JSON.parse(view.dataset.notHere)));
     if (!runs) return;
     const button = el("button", "md-button run-here-button", "Run it here");
     button.type = "button";

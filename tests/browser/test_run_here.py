@@ -131,4 +131,8 @@ def test_each_view_offers_the_languages_its_example_runs_in_and_says_why_not_for
         for _, reason in config.not_in_browser:  # a declared reason stands where the button would be
             # text_content: a view inside a collapsed block is in the page, only not drawn until opened
             assert reason in (here.locator(".run-here-why").text_content() or ""), (name, reason)
+        lines = here.locator(".run-here-why li").all_text_contents()
+        languages = [line.split(":", 1)[0] for line in lines]
+        assert len(languages) == len(set(languages)), (name, lines)  # one reason per language
+        assert not any("[[" in line or "example.toml" in line for line in lines), (name, lines)
         page.close()

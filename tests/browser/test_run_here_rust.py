@@ -132,4 +132,6 @@ def test_a_page_showing_parts_of_a_declared_examples_view_says_why_once_and_offe
     assert page.locator('.conversation[data-example="rmcp-server"]').count() >= 2  # two parts of one view
     here = page.locator('.run-here[data-example="rmcp-server"]')
     assert here.count() == 1 and here.locator(".run-here-button").count() == 0
-    assert here.locator(".run-here-why").text_content() == f"Not in your browser: Rust: {reason}"
+    # One line per language, in a reader's words.
+    assert here.locator(".run-here-why p").text_content() == "Not in your browser:"
+    assert here.locator(".run-here-why li").all_text_contents() == [f"Rust: {reason}."]

@@ -1,4 +1,4 @@
-"""`make serve` serves mkdocs.serve.yml: mkdocs.yml itself, minus the two plugins that make every rebuild slow.
+"""`make serve` serves mkdocs.serve.yml: mkdocs.yml itself, minus the plugins that make every rebuild slow.
 
 The published site, CI and the browser tests build mkdocs.yml; the authoring config may only leave plugins out,
 never add or change one, or `make serve` would show a site that is not the one published.
@@ -14,7 +14,9 @@ import yaml
 
 from support.repo import ROOT, site_env
 
-LEFT_OUT = {"search", "git-revision-date-localized"}  # re-indexing and `git log` per page, on every rebuild
+# Re-indexing and `git log` per page, on every rebuild; and llmstxt, which converts every page to Markdown and,
+# under `serve --dirty`, would write an llms.txt of the pages rebuilt last only.
+LEFT_OUT = {"search", "git-revision-date-localized", "llmstxt"}
 
 
 def _plugins(name: str) -> list:

@@ -10,6 +10,7 @@ around it.
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import markdown
@@ -396,21 +397,26 @@ def test_the_view_carries_the_languages_the_browser_runs_and_the_reasons_for_the
         rust = next((i for i in example.implementations if i.name in ("rust", "cargo")), None)
         declared = dict(example.config.not_in_browser)
         attrs = {"example": example.name}
-        reasons = [f"Rust: {declared[rust.name]}"] if rust is not None and rust.name in declared else []
+        reasons = [["Rust", declared[rust.name]]] if rust is not None and rust.name in declared else []
         if twin is not None and browser.stdlib_only(twin):
             attrs["python"] = twin.relative_to(ROOT).as_posix()
         elif twin is not None:
-            reasons.append("Python: server.py imports packages from outside the standard library, and the browser "
-                           "runs it with the standard library only")
+            reasons.append(["Python", "server.py imports packages from outside the standard library, and the "
+                                      "browser runs it with the standard library only"])
         if rust is not None and rust.name not in declared:
             main = rust.entry if rust.name == "rust" else rust.source_dir / "src" / "main.rs"
             attrs["rust"] = main.relative_to(ROOT).as_posix()
         if example.config.sends:  # paced: the browser holds a conversation in lockstep, so neither runs it
             attrs = {"example": example.name}
-            reasons = [f"{browser.LANGUAGES[model.ImplementationKind(k)]}: {why}"
-                       for k, why in example.config.not_in_browser] + [": ".join(browser.PACED)]
-        if reasons:
-            attrs["not-here"] = " ".join(reasons)
+            reasons = [[browser.LANGUAGES[model.ImplementationKind(k)], why]
+                       for k, why in example.config.not_in_browser]
+            reasons += [[language, browser.PACED] for language in ("Rust", "Python")
+                        if (language == "Rust" and rust is not None or language == "Python" and twin is not None)
+                        and language not in {r[0] for r in reasons}]
+        if reasons:  # one reason per language, for a reader: no configuration key in it
+            assert len({language for language, _ in reasons}) == len(reasons), example.name
+            assert not any("[[" in why or "example.toml" in why for _, why in reasons), example.name
+            attrs["not-here"] = json.dumps(reasons, ensure_ascii=False)
         opening = _conversation_of(ROOT, example.name).split("\n", 2)[1]
         shown = "".join(f' data-{k}="{html.escape(v, quote=True)}"' for k, v in attrs.items())
         assert opening == f'<div class="conversation"{shown} markdown>', example.name

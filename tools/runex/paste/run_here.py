@@ -5,12 +5,14 @@ and that file imports only the standard library: the browser runs it in Pyodide 
 that imports `mcp` (python-sdk) cannot run there. Rust: the example's Rust implementation (main.rs or a cargo
 project), which build/wasm.py builds for wasm32-wasip1, where the site has the browser's Rust runner. An
 implementation example.toml declares under [not_in_browser] has no button: its page shows the reason instead. An example whose
-example.toml paces lines with [[send]] runs in neither: the browser writes in lockstep; its page says so.
+example.toml paces lines with [[send]] runs in neither: the browser writes in lockstep; its page says so. A page
+gives a reader one reason per language, in the reader's words (no configuration key).
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +37,7 @@ class BrowserRun:
     answer_key: Path
     python: Path | None = None  # the Python twin the browser runs in Pyodide, unmodified
     rust: model.Implementation | None = None  # run as build/wasm.py's wasm32-wasip1 module
-    why_not: tuple[tuple[str, str], ...] = ()  # (language, reason): shown where its button would be
+    why_not: tuple[tuple[str, str], ...] = ()  # (language, reason), one per language: shown where its button would be
 
     @property
     def runnable(self) -> bool:
@@ -56,8 +58,8 @@ class BrowserRun:
             attrs["python"] = self.python.relative_to(root).as_posix()
         if self.rust is not None:
             attrs["rust"] = self.rust_source(root)
-        if self.why_not:
-            attrs["not-here"] = " ".join(f"{language}: {reason}" for language, reason in self.why_not)
+        if self.why_not:  # a JSON list of [language, reason]: run-here.js shows one line per language
+            attrs["not-here"] = json.dumps([list(pair) for pair in self.why_not], ensure_ascii=False)
         return attrs
 
 
@@ -84,23 +86,33 @@ LANGUAGES = {model.ImplementationKind.RUST: "Rust", model.ImplementationKind.CAR
              model.ImplementationKind.PYTHON: "Python"}
 
 
-PACED = ("Rust and Python", "some lines of this transcript do not wait for the replies before them ([[send]]), "
-                            "and the browser holds a conversation in lockstep")
+# Why no language runs a paced example here (example.toml's [[send]], a key a reader never sees).
+PACED = ("this conversation sends some lines before the replies to earlier lines have come back, and the browser "
+         "sends one line at a time, each after the replies it waits for")
+
+
+def one_per_language(declared: list[tuple[str, str]], others: list[str], reason: str) -> tuple[tuple[str, str], ...]:
+    """The declared reasons first, then `reason` for each language in `others` that has none yet."""
+    out = dict(declared)
+    for language in others:
+        out.setdefault(language, reason)
+    return tuple(out.items())
 
 
 def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | None:
     """What "Run it here" offers for example NAME, or None when it has neither a button nor a reason to show."""
     from ..build import wasm
 
-    if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
-        transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
-        declared = tuple((LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser)
-        return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY,
-                          why_not=declared + (PACED,))
-
     impl_dir = root / "examples" / (config.implementations_from or name)
     impls = [i for i in model.implementations_in(impl_dir)
              if config.implementations is None or i.name in config.implementations]
+    if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
+        transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
+        declared = [(LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser]
+        languages = [LANGUAGES[i.name] for i in impls] or ["Rust", "Python"]
+        return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY,
+                          why_not=one_per_language(declared, languages, PACED))
+
     declared = dict(config.not_in_browser)
     why_not = [(LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser]
     python = next((i.entry for i in impls if i.name == model.ImplementationKind.PYTHON), None)
