@@ -71,6 +71,9 @@ def test_contributing_md_points_at_the_rules():
 NOT_A_RULE = {
     "tests/interop/test_broken_copies.py": "the checks themselves, against broken copies of an example",
     "tests/site/test_conformance_card.py": "the conformance report card's page and its rendering",
+    "tests/site/test_reader_outputs.py": "what the built site gives readers' tools: llms.txt, each page as Markdown, "
+                                         "Open Graph tags, the report link",
+    "tests/browser/test_page_controls.py": "the copy page and report a problem controls, in Chromium",
     "tests/interop/test_schema_validator.py": "the tool's schema validator on single messages",
     "tests/site/test_contributor_page.py": "this page",
     "tests/site/test_make_example.py": "the fast loop itself",
