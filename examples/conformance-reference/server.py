@@ -552,12 +552,64 @@ async def serve_stdio() -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+# ANCHOR: version-guard
+VERSION_META = "io.modelcontextprotocol/protocolVersion"
+
+
+class RefuseVersionMismatch:
+    """The spec: the MCP-Protocol-Version header MUST equal the body's protocolVersion, or the server answers 400
+    with -32020. mcp 2.3.0 picks its legacy or its 2026-07-28 handling by the header alone, so a 2026-07-28 body
+    under a legacy header would be served the legacy way. This ASGI layer checks the pair first."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        body, more = b"", True
+        while more:  # read the whole body, then hand it on unchanged
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        refusal = mismatch(dict(scope["headers"]).get(b"mcp-protocol-version"), body)
+        if refusal is not None:
+            return await answer_400(send, refusal)
+        handed = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replay():  # the body once, then whatever the connection says next (a disconnect)
+            return handed.pop() if handed else await receive()
+        await self.app(scope, replay, send)
+
+
+def mismatch(header: bytes | None, body: bytes) -> dict | None:
+    """The -32020 reply when the body names a protocol version the header does not (a missing header too)."""
+    try:
+        message = json.loads(body)
+        version = message["params"]["_meta"][VERSION_META]
+    except (ValueError, TypeError, KeyError):
+        return None  # no per-request version: the SDK judges the rest
+    sent = header.decode("latin-1") if header is not None else None
+    if sent == version:
+        return None
+    text = f"MCP-Protocol-Version header {sent!r} does not match the body's protocol version {version!r}"
+    return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32020, "message": text}}
+
+
+async def answer_400(send, reply: dict) -> None:
+    payload = json.dumps(reply, separators=(",", ":")).encode()
+    await send({"type": "http.response.start", "status": 400,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})
+# ANCHOR_END: version-guard
+
+
 def serve_http(address: str) -> None:
     host, _, port = address.rpartition(":")
     # Not json_response, in which mode the SDK drops request-scoped notifications (progress). Without it a
     # reply is still one JSON body unless the handler sends a notification first; then it becomes an SSE
     # stream that carries the progress before the result, as rmcp's does.
     app = server.streamable_http_app(stateless_http=True, host=host)
+    app.add_middleware(RefuseVersionMismatch)  # outermost: before the SDK routes by the header
     print(f"conformance-reference: listening on http://{address}/mcp", file=sys.stderr)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # exit 0 after uvicorn's graceful shutdown
     uvicorn.run(app, host=host, port=int(port), log_level="warning", access_log=False)

@@ -27,9 +27,15 @@ _TABLES = """() => [...document.querySelectorAll("article table")].map(t => ({
 }))"""
 
 
-def _records(name: str) -> dict[str, list[dict]]:
-    folder = ROOT / "examples" / name
-    return {p.name[len("http."):-len(".jsonl")]: [json.loads(l) for l in p.read_text().splitlines()]
+def _records(target: str) -> dict[str, list[dict]]:
+    """Each implementation's records that the view shows: all of them, or with NAME/http#A-B the transcript lines A
+    to B and the GETs after the transcript (which are no line)."""
+    name, _, shown = target.partition("#")
+    first, _, last = shown.partition("-")
+    wanted = range(int(first), int(last or first) + 1) if shown else None
+    folder = ROOT / "examples" / name.split("/")[0]
+    return {p.name[len("http."):-len(".jsonl")]: [r for r in map(json.loads, p.read_text().splitlines())
+                                                  if wanted is None or "line" not in r or r["line"] in wanted]
             for p in sorted(folder.glob("http.*.jsonl"))}
 
 
@@ -39,7 +45,7 @@ def test_some_page_shows_an_http_view():
 
 @pytest.mark.parametrize("src, target", WITH_HTTP)
 def test_the_table_has_a_row_per_request_and_marks_what_differs(chromium, site, src, target):
-    records = _records(target.split("/")[0])
+    records = _records(target)
     context = new_context(chromium, site, phone=True, search=False)
     try:
         page = open_page(context, site)

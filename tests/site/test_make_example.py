@@ -47,7 +47,8 @@ def repo_copy(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     for folder in ("tools", "tests", "docs", "examples"):
         shutil.copytree(ROOT / folder, root / folder, ignore=skip)
-    for file in ("pytest.ini", "mkdocs.yml", "Makefile", "requirements.txt", "constraints.txt", "package-lock.json"):
+    for file in ("pytest.ini", "pyproject.toml", "mkdocs.yml", "Makefile", "requirements.txt", "constraints.txt",
+                 "package-lock.json"):
         shutil.copy2(ROOT / file, root / file)  # with their times: the venv they made is up to date
     return root
 

@@ -96,9 +96,9 @@ def make_serve(root, port: int):
 def test_a_hand_edited_block_is_pasted_back_in_one_rebuild(checkout):
     page = checkout / PAGE
     original = page.read_bytes()
-    marker = b"<!-- example-begin: stands-alone/conversation -->\n"
-    assert marker + b"<!-- example-end -->" in original, "a conversation's markers stay empty"
-    drifted = original.replace(marker, marker + b'<p class="exchange">typed by hand</p>\n', 1)
+    marker = b"    <!-- example-begin: stands-alone/conversation -->\n"  # in the "whole conversation" block
+    assert marker + b"    <!-- example-end -->" in original, "a conversation's markers stay empty"
+    drifted = original.replace(marker, marker + b'    <p class="exchange">typed by hand</p>\n', 1)
     with make_serve(checkout, free_port()) as log:
         start = len(log.lines)
         page.write_bytes(drifted)

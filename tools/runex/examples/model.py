@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..wire.accounting import Send
-from ..wire.rules import RULES, ExpectedViolation
-from . import http_config
+from ..wire.rules import ExpectedViolation
+from . import http_config, violations
 
 TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
@@ -114,7 +114,6 @@ class Example:
 _CONFIG_KEYS = {"timeout", "exit_code", "max_output_bytes", "implementations_from", "transcript_from",
                 "implementations", "expected_violation", "stderr_lane", "http", "http_override",
                 "http_headers", "http_get", "http_env", "send", "not_in_browser", "test"}
-_VIOLATION_KEYS = {"rule", "line", "reason"}
 MAX_TIMEOUT = 3600.0
 MAX_OUTPUT_LIMIT = 1 << 30
 
@@ -194,7 +193,7 @@ def load_config(path: Path, rel: str) -> Config:
         implementations_from=data.get("implementations_from"),
         transcript_from=data.get("transcript_from"),
         implementations=_names(data, at),
-        expected_violations=_violations(data, at),
+        expected_violations=violations.parse(data, at),
         stderr_lane=_lane(data, at),
         http=http_config.http_without_sends(data, at, tuple(IMPLEMENTATION_FILES)),
         http_overrides=http_config.overrides(data, at),
@@ -248,28 +247,6 @@ def _lane(data: dict, at: _Located) -> str | None:
 def _toml_error_line(message: str) -> int | None:
     found = re.search(r"line (\d+)", message)
     return int(found.group(1)) if found else None
-
-
-def _violations(data: dict, at: _Located) -> tuple[ExpectedViolation, ...]:
-    entries = data.get("expected_violation", [])
-    if not isinstance(entries, list):
-        raise at.error("expected_violation must be written as [[expected_violation]] tables",
-                       at.key("expected_violation"))
-    violations = []
-    for index, entry in enumerate(entries):
-        line = at.table(index)
-        if not isinstance(entry, dict) or set(entry) != _VIOLATION_KEYS:
-            raise at.error("each [[expected_violation]] needs exactly rule, line and reason", line)
-        rule, number, reason = entry["rule"], entry["line"], entry["reason"]
-        if rule not in RULES:
-            raise at.error(f"expected_violation rule {rule!r} is not a rule the tool knows; known: "
-                           f"{', '.join(sorted(RULES))}", line)
-        if not _is_int(number) or number < 1:
-            raise at.error(f"expected_violation line must be a positive integer, got {number!r}", line)
-        if not isinstance(reason, str) or not reason.strip():
-            raise at.error("expected_violation reason must say, in words, why the example breaks the rule", line)
-        violations.append(ExpectedViolation(rule, number, reason))
-    return tuple(violations)
 
 
 def _names(data: dict, at: _Located) -> tuple[str, ...] | None:
@@ -374,9 +351,21 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             raise ConfigError(f"http names {', '.join(missing)}, which the example does not run (it runs: "
                               f"{', '.join(i.name for i in impls) or 'none'}); remove it from the list",
                               file=f"{rel}/{CONFIG}", line=_key_line(folder, "http"))
+    _no_left_over_records(folder, rel, config, {i.name for i in impls})
+    if not impls:
+        wanted = ", ".join(IMPLEMENTATION_FILES.values())
+        raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
+    for impl in impls:
+        _check_inside(root, impl.entry, examples_dir, folder, "implementations_from")
+    _check_inside(root, transcript, examples_dir, folder, "transcript_from")
+    return Example(folder.name, folder, config, transcript, impls)
+
+
+def _no_left_over_records(folder: Path, rel: str, config: Config, names: set[str]) -> None:
+    """An http or tests record that nothing checks any more (the key that asked for it is gone): say so."""
     for left_over in sorted(folder.glob("http.*.jsonl")):  # the tool no longer checks it: say so
         impl = left_over.name[len("http."):-len(".jsonl")]
-        if not (config.http is True and impl in {i.name for i in impls}) and not (
+        if not (config.http is True and impl in names) and not (
                 isinstance(config.http, tuple) and impl in config.http):
             raise ConfigError(f"{left_over.name} is left over: no implementation {impl!r} serves HTTP in this "
                               f"example, so nothing checks it; delete it, or list {impl!r} under http in {CONFIG}",
@@ -386,13 +375,6 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
             raise ConfigError(f"{left_over.name} is left over: example.toml's test does not name that runner, so "
                               f"nothing checks it; delete it, or set test = \"{left_over.name[6:-4]}\" in {CONFIG}",
                               file=f"{rel}/{left_over.name}")
-    if not impls:
-        wanted = ", ".join(IMPLEMENTATION_FILES.values())
-        raise ConfigError(f"no implementation (expected one of: {wanted})", file=rel)
-    for impl in impls:
-        _check_inside(root, impl.entry, examples_dir, folder, "implementations_from")
-    _check_inside(root, transcript, examples_dir, folder, "transcript_from")
-    return Example(folder.name, folder, config, transcript, impls)
 
 
 def _check_inside(root: Path, path: Path, examples_dir: Path, folder: Path, key: str) -> None:

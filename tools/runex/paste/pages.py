@@ -268,7 +268,8 @@ def _line_range(block: markers.Block, name: str, page: str, view: str = CONVERSA
         return None
     found = _RANGE.match(block.region or "")
     if not found or int(found["last"] or found["first"]) < int(found["first"]):
-        raise PageError(f"{block.target}: after # a view takes transcript lines, such as "
+        what = "a conversation" if view == CONVERSATION else "an HTTP view"
+        raise PageError(f"{block.target}: after # {what} takes transcript lines, such as "
                         f"{name}/{view}#7-9 or {name}/{view}#3", file=page, line=block.line)
     return int(found["first"]), int(found["last"] or found["first"])
 
