@@ -1,9 +1,12 @@
-// Names for two things Material's script draws once the page has loaded (WCAG 4.1.2), named as they appear:
+// Roles and names for what Material draws outside any template block (WCAG 4.1.2, 4.1.3):
 // - a code annotation's marker is a link whose number only CSS shows, so a screen reader finds a link with no name;
 // - each code block's copy button sits in its own <nav>, and a page of unnamed, identical navigation landmarks
-//   drowns the page's real ones: it is no landmark (the button keeps its own name).
+//   drowns the page's real ones: it is no landmark (the button keeps its own name);
+// - "Copied to clipboard" appears in a box outside every landmark that nobody hears: it is a status message.
 (function () {
   "use strict";
+  const toast = document.querySelector(".md-dialog");
+  if (toast) toast.setAttribute("role", "status");
   function name(root) {
     for (const marker of root.querySelectorAll(".md-annotation__index:not([aria-label])")) {
       const number = marker.querySelector("[data-md-annotation-id]");
