@@ -8,6 +8,8 @@ only after a click is checked too, and closed again after it; the palette is swi
 
 from __future__ import annotations
 
+import functools
+
 from .checks import PALETTE_TOGGLE, WAIT_MS
 from .sitekit import ROOT, Doc
 
@@ -40,10 +42,15 @@ def axe_installed() -> bool:
     return AXE_SCRIPT.is_file()
 
 
+@functools.cache
+def _axe_source() -> str:
+    return AXE_SCRIPT.read_text(encoding="utf-8")
+
+
 def run_axe(page) -> list[dict]:
     """axe's violations on the page as it is now: the rule, its impact, help, helpUrl and the elements."""
     if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(content=AXE_SCRIPT.read_text(encoding="utf-8"))
+        page.add_script_tag(content=_axe_source())
     page.wait_for_function(SETTLED, timeout=WAIT_MS)
     return page.evaluate(_RUN, AXE_TAGS)
 
