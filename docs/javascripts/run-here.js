@@ -64,6 +64,22 @@
 
   const decoder = new TextDecoder();
 
+  // A control busy with a run says so (aria-disabled) and ignores presses, but keeps the keyboard's focus, which
+  // `disabled` would drop to the top of the page.
+  function busy(control, on) {
+    if (on) control.setAttribute("aria-disabled", "true"); else control.removeAttribute("aria-disabled");
+  }
+  const isBusy = (control) => control.getAttribute("aria-disabled") === "true";
+
+  // Output that scrolls is reached and scrolled with the keyboard, and named for a screen reader.
+  function scrollBox(className, name) {
+    const box = el("pre", className);
+    box.tabIndex = 0;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", name);
+    return box;
+  }
+
   // A line for the reader to edit: the first tools/call of the transcript (else its last request), with an id the
   // transcript does not use, so the tool's duplicate-id check does not get in the way of the edit.
   function prefill(lines) {
@@ -134,7 +150,8 @@
     box.prepend(head);
 
     button.addEventListener("click", async () => {
-      button.disabled = true;
+      if (isBusy(button)) return;
+      busy(button, true);
       const pressed = performance.now();
       for (const key of ["firstReplyMs", "state"]) delete box.dataset[key];
       const kinds = chosen(box);
@@ -148,7 +165,7 @@
       const states = results.map((r) => r.type === "done" ? "done" : r.type === "timeout" ? "stopped" : "error");
       box.dataset.state = states.find((s) => s !== "done") || "done";
       if (kinds.length === 1 && results[0].type === "done") box.runHereStdout = results[0].stdout;
-      button.disabled = false;
+      busy(button, false);
       button.textContent = "Run it again";
       if (box.dataset.state === "done" && !box.querySelector(".run-edit")) box.append(editor(example, transcript, box));
     });
@@ -160,7 +177,11 @@
     const lane = el("div", "run-lane");
     lane.dataset.runtime = kind;
     const status = el("p", "run-status", RUNTIMES[kind].loading);
-    const stdout = el("pre", "run-stdout"), stderr = el("pre", "run-stderr"), verdict = el("p", "run-verdict");
+    status.setAttribute("role", "status");  // read out as it changes: loading, running, done
+    const who = RUNTIMES[kind].label;
+    const stdout = scrollBox("run-stdout", `${who}: stdout (the wire)`), stderr = scrollBox("run-stderr", `${who}: stderr (the log)`);
+    const verdict = el("p", "run-verdict");
+    verdict.setAttribute("role", "status");
     lane.append(el("p", "run-lane-title", `${RUNTIMES[kind].label}: ${view.dataset[kind]}`), status,
                 el("p", "run-label", "stdout (the wire)"), stdout, el("p", "run-label", "stderr (the log)"), stderr, verdict);
     output.append(lane);
@@ -216,15 +237,18 @@
   // followed by the new line; the reply is what it writes after the transcript's replies.
   function editor(example, transcript, runBox) {
     const box = el("div", "run-edit");
-    box.append(el("p", "run-label", "Send a line of your own after the transcript, to the server chosen above (edit it, or write a new one):"));
+    const label = el("label", "run-label", "Send a line of your own after the transcript, to the server chosen above (edit it, or write a new one):");
     const field = el("textarea", "run-line");
+    label.htmlFor = field.id = `run-line-${example}`;
+    box.append(label);
     Object.assign(field, { rows: 3, spellcheck: false, value: prefill(transcript) });
     const send = el("button", "md-button run-send", "Send");
     send.type = "button";
     const replies = el("div", "run-replies"), summary = el("p", "run-diff-summary");
     box.append(field, send, replies, summary);
     send.addEventListener("click", async () => {
-      send.disabled = true;
+      if (isBusy(send)) return;
+      busy(send, true);
       box.dataset.state = "running";
       const kinds = chosen(runBox);
       replies.replaceChildren();
@@ -235,7 +259,7 @@
       replies.append(...lanes.map((l) => l.node));
       const results = await Promise.all(kinds.map((kind, i) => runners[kind](example, field.value, () => {})
         .then((result) => showReply(lanes[i], kind, result, kinds.length))));
-      send.disabled = false;
+      busy(send, false);
       box.dataset.state = results.every(Boolean) ? "done" : "error";
       if (kinds.length === 2 && results.every(Boolean)) markDifferences(lanes, results, summary);
     });
@@ -245,7 +269,9 @@
   function replyLane(kind) {
     const node = el("div", "run-reply-lane");
     node.dataset.runtime = kind;
-    const said = el("p", "run-edit-status", "Running…"), reply = el("pre", "run-reply"), problems = el("ul", "run-problems");
+    const said = el("p", "run-edit-status", "Running…"), problems = el("ul", "run-problems");
+    said.setAttribute("role", "status");
+    const reply = scrollBox("run-reply", `${RUNTIMES[kind].label}: the reply to your line`);
     node.append(el("p", "run-lane-title", RUNTIMES[kind].label), said, reply, problems);
     return { node, said, reply, problems };
   }

@@ -73,10 +73,15 @@ def run(page, name: str, kind: str) -> str:
     here.evaluate("b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
     choose(page, name, kind)
     here.locator(".run-here-button").click()
+    return wait_ended(page, name)
+
+
+def wait_ended(page, name: str) -> str:
+    """Wait for the run just started to end; its state (done, error, stopped)."""
     page.wait_for_function(
         "([name, ended]) => ended.includes(document.querySelector(`.run-here[data-example='${name}']`).dataset.state)",
         arg=[name, ENDED], timeout=RUN_TIMEOUT_MS)
-    return here.get_attribute("data-state")
+    return box(page, name).get_attribute("data-state")
 
 
 def stdout_bytes(page, name: str, kind: str) -> bytes:

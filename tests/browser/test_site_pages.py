@@ -6,9 +6,11 @@ test_every_built_page_is_tested checks that this list and the built site agree. 
 (the whole page) and phone (its first screen), go to screenshots/ at the repository root.
 
 The desktop tests of one page share one browser tab (`visit`), in the order they are written here: the page is
-loaded once for the load check, the tab check and the block check (tabs first, while collapsed blocks are still
-closed as a reader first sees them), the palette check goes on to the next page, and the searches start from there.
-pytest runs all tests of one page before the next page, because `visit` is a module-scoped parametrized fixture.
+loaded once for the load check, the tab check, the block check (tabs first, while collapsed blocks are still
+closed as a reader first sees them) and axe-core's WCAG 2.1 AA check in both palettes (accessibility.py), the
+palette check goes on to the next page, and the searches start from there. The phone tests of a page share one
+phone-sized tab (`phone`) the same way: axe's check, then the layout check. pytest runs all tests of one page
+before the next page, because `visit` is a module-scoped parametrized fixture (and `phone` depends on it).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .checks import (check_page_loads, check_palette, check_pasted_blocks, check_phone, check_search, check_tabs,
-                     new_context, open_page)
+from support.repo import skip_or_fail
+
+from .accessibility import AXE_FIX, axe_installed, check_accessibility
+from .checks import (DESKTOP, PHONE, check_page_loads, check_palette, check_pasted_blocks, check_phone, check_search,
+                     check_tabs, new_context, open_page)
 from .sitekit import ROOT, Doc, built_pages, discover_docs, search_terms, skip_module_without_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -41,6 +46,24 @@ def visit(request, chromium, site):
         yield Visit(site.doc(request.param), open_page(context, site))
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def phone(visit, chromium, site):
+    """The page of `visit`, loaded once on a phone-sized screen, for the phone tests of that page."""
+    context = new_context(chromium, site, phone=True, search=False)
+    try:
+        page = open_page(context, site)
+        page.goto(site.url(visit.doc), wait_until="load")
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def axe():
+    if not axe_installed():
+        skip_or_fail(f"the accessibility check needs node_modules/axe-core, which is missing; fix: {AXE_FIX}")
 
 
 def _report(problems: list[str]) -> str:
@@ -66,6 +89,11 @@ def test_content_tabs_switch_and_linked_tabs_follow(site, visit):
 
 def test_pasted_blocks_show_and_copy_their_files(site, visit):
     problems = check_pasted_blocks(visit.page, site, visit.doc)
+    assert not problems, _report(problems)
+
+
+def test_page_meets_wcag_21_aa_in_both_palettes(site, visit, axe):
+    problems = check_accessibility(visit.page, visit.doc, f"desktop {DESKTOP['width']}x{DESKTOP['height']}")
     assert not problems, _report(problems)
 
 
@@ -97,7 +125,11 @@ def test_some_page_is_searched_for_a_transcript_word(site):
     assert "JSON transcript" in kinds, "no page pastes a transcript.jsonl, so no transcript word is searched for"
 
 
-def test_phone_viewport_has_no_sideways_scroll_and_navigation_opens(site, visit, open_context, screenshots):
-    page = open_page(open_context(site, phone=True, search=False), site)
-    problems = check_phone(page, site, visit.doc, screenshots / "phone" / f"{visit.doc.slug}.png")
+def test_phone_page_meets_wcag_21_aa_in_both_palettes(visit, phone, axe):
+    problems = check_accessibility(phone, visit.doc, f"phone {PHONE['width']}x{PHONE['height']}")
+    assert not problems, _report(problems)
+
+
+def test_phone_viewport_has_no_sideways_scroll_and_navigation_opens(site, visit, phone, screenshots):
+    problems = check_phone(phone, site, visit.doc, screenshots / "phone" / f"{visit.doc.slug}.png")
     assert not problems, _report(problems)

@@ -31,7 +31,7 @@ DOCS = ROOT / "docs"
 CONFIG = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
 PAGES = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(?P<body>.*?)</article>', re.S)
-TAGS = re.compile(r'<nav class="md-tags"\s*>.*?</nav>', re.S)
+TAGS = re.compile(r'<nav class="md-tags"[^>]*>.*?</nav>', re.S)
 LAST_UPDATE = re.compile(r'<aside class="md-source-file">.*?</aside>', re.S)
 # The "report a problem" link names the commit the site is built from, which a hook sets (Zensical ignores hooks).
 REPORT = re.compile(r'<a href="[^"]*"(\s*class="md-content__button md-icon page-report")(.*?)data-commit="[^"]*">',
