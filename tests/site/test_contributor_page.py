@@ -74,6 +74,8 @@ NOT_A_RULE = {
     "tests/site/test_reader_outputs.py": "what the built site gives readers' tools: llms.txt, each page as Markdown, "
                                          "Open Graph tags, the report link",
     "tests/browser/test_page_controls.py": "the copy page and report a problem controls, in Chromium",
+    "tests/browser/test_accessibility.py": "the axe check itself, against planted faults, and the keyboard walk "
+                                           "through Run it here",
     "tests/interop/test_schema_validator.py": "the tool's schema validator on single messages",
     "tests/site/test_contributor_page.py": "this page",
     "tests/site/test_make_example.py": "the fast loop itself",

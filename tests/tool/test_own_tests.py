@@ -40,6 +40,11 @@ def share_cargo_target(root: Path, member: str) -> None:
     members = re.sub(r"members = \[[^\]]*\]", f'members = ["{member}"]', manifest)
     (root / "examples/Cargo.toml").write_text(members, encoding="utf-8")
     shutil.copy(ROOT / "examples/Cargo.lock", root / "examples/Cargo.lock")
+    # copytree kept the checkout's (old) mtimes, and an earlier run of this test left the changed copy's artifacts
+    # in the shared folder: touch every source, so cargo builds this copy again rather than find that one fresh.
+    for source in (root / "examples" / member).rglob("*"):
+        if source.is_file():
+            source.touch()
     shared = ROOT / ".cache/cargo-target"
     shared.mkdir(parents=True, exist_ok=True)
     (root / ".cache").mkdir(exist_ok=True)
