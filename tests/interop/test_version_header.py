@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 
@@ -61,10 +62,12 @@ def test_a_modern_body_under_a_legacy_version_header_gets_400_and_minus_32020(na
     assert listed.get("error") is None, listed.get("error")
     message, headers = _modern_request(name)
     port = free_port()
+    # stderr to a file, not a pipe: nobody reads a pipe until the end, and a server that logs fills it and blocks.
+    log = tempfile.TemporaryFile()
     server = subprocess.Popen([sys.executable, str(TOOL), "serve", name, "--impl", impl, "--http",
-                               f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+                               f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=log, cwd=ROOT)
     try:
-        assert listening(port, server, 60), f"serve --http did not listen: {server.stderr.read().decode()[-2000:]}"
+        assert listening(port, server, 60), f"serve --http did not listen: {_tail(log)}"
         request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=json.dumps(message).encode(),
                                          headers=dict(headers), method="POST")
         try:
@@ -79,7 +82,12 @@ def test_a_modern_body_under_a_legacy_version_header_gets_400_and_minus_32020(na
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-            pytest.fail(f"serve --http did not stop within 60 s of SIGTERM: {server.stderr.read().decode()[-2000:]}")
+            pytest.fail(f"serve --http did not stop within 60 s of SIGTERM: {_tail(log)}")
     assert status == 400, f"{name} ({impl}) answered {status} to a {LEGACY} header on a 2026-07-28 body: {body[:300]!r}"
     reply = json.loads(body)
     assert reply["error"]["code"] == -32020 and reply["id"] == message["id"], reply
+
+
+def _tail(log) -> str:
+    log.seek(0)
+    return log.read().decode("utf-8", "replace")[-2000:]

@@ -126,16 +126,15 @@ def _check_serves_http(example: model.Example, impl: str) -> None:
                          f"examples/{example.name}/example.toml once the server reads MCP_HTTP_ADDR")
 
 
-class _Stopped(Exception):
-    """SIGTERM, raised where the main thread waits, so that every `finally` (the meeting folder) runs."""
-
-
-def _stop_on_sigterm() -> None:
+def _sigterm_flag():
+    """An event SIGTERM sets. The handler raises nothing: an exception in the middle of starting or reaping the
+    sandbox could leave it running; the loops below poll the event, and every `finally` (the meeting folder) runs."""
     import signal
+    import threading
 
-    def stop(signum, frame):
-        raise _Stopped()
-    signal.signal(signal.SIGTERM, stop)
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopped.set())
+    return stopped
 
 
 def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
@@ -146,11 +145,18 @@ def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
 
     from .run import http, http_relay
 
-    _stop_on_sigterm()
+    stopped = _sigterm_flag()
     if not sandbox.enabled:
         env = dict(spec.env, MCP_HTTP_ADDR=address)
         print(f"serving {label} at http://{address}/mcp, unsandboxed (Ctrl-C stops it)", file=sys.stderr)
-        return subprocess.call(spec.argv, env=env)
+        proc = subprocess.Popen(spec.argv, env=env)
+        try:
+            while proc.poll() is None and not stopped.is_set():
+                stopped.wait(0.1)
+            return 143 if stopped.is_set() else proc.returncode
+        finally:
+            proc.terminate()
+            proc.wait()
     with tempfile.TemporaryDirectory(prefix="runex-serve-") as meeting:
         os.chmod(meeting, 0o777)  # the sandbox's user creates the socket in it
         socket_path = os.path.join(meeting, "socket")
@@ -163,23 +169,22 @@ def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
             raise UsageError(f"cannot listen on {address}: {exc.strerror}; choose another port") from None
         proc = sandbox.popen(inside, stdin=subprocess.DEVNULL)
         try:
-            return _until_stopped(proc, socket_path, address, label, timeout)
+            return _until_stopped(proc, socket_path, address, label, timeout, stopped)
         except KeyboardInterrupt:
             return 130
-        except _Stopped:
-            return 143
         finally:
             sandboxing.kill(proc)
             proc.wait()
             listener.close()
 
 
-def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: float) -> int:
-    """Say "serving" only once the server listens (its relay's socket appears); say why when it never does."""
+def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: float, stopped) -> int:
+    """Say "serving" only once the server listens (its relay's socket appears); say why when it never does; 143
+    once SIGTERM came."""
     import time
 
     deadline = time.monotonic() + timeout
-    while not os.path.exists(socket_path):
+    while not os.path.exists(socket_path) and not stopped.is_set():
         if proc.poll() is not None:
             print(f"{label}: the server exited (status {proc.returncode}) before it listened", file=sys.stderr)
             return EXIT_EXAMPLE_FAILED
@@ -188,8 +193,11 @@ def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: fl
                   f"MCP_HTTP_ADDR and listen there?", file=sys.stderr)
             return EXIT_EXAMPLE_FAILED
         time.sleep(0.05)
-    print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
-    return proc.wait()
+    if not stopped.is_set():
+        print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
+    while proc.poll() is None and not stopped.is_set():
+        stopped.wait(0.1)
+    return 143 if stopped.is_set() else proc.returncode
 
 
 def new(root: Path, name: str, lang: str, unsandboxed: bool, level: str | None = None,
