@@ -94,10 +94,7 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http:
     sandbox = open_sandbox(unsandboxed)
     built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
     if http is not None:
-        from dataclasses import replace
-
-        spec = built.spec(sandbox.enabled, os.getcwd())
-        spec = replace(spec, env={**spec.env, **example.config.http_env})  # as the check serves it
+        spec = built.spec(sandbox.enabled, os.getcwd()).with_env(example.config.http_env)  # as the check serves it
         return _serve_http(spec, http, sandbox, f"{name} ({impl.name})", example.config.timeout)
     # stdout is the wire from here on: nothing but the server may write to it. The server runs in the same
     # sandbox as under --check, with this process's stdin and stdout passed straight through.
@@ -151,9 +148,7 @@ def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
         print(f"serving {label} at http://{address}/mcp, unsandboxed (Ctrl-C stops it)", file=sys.stderr)
         proc = subprocess.Popen(spec.argv, env=env)
         try:
-            while proc.poll() is None and not stopped.is_set():
-                stopped.wait(0.1)
-            return 143 if stopped.is_set() else proc.returncode
+            return _exit_or_stop(proc, stopped)
         finally:
             proc.terminate()
             proc.wait()
@@ -195,6 +190,11 @@ def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: fl
         time.sleep(0.05)
     if not stopped.is_set():
         print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
+    return _exit_or_stop(proc, stopped)
+
+
+def _exit_or_stop(proc, stopped) -> int:
+    """Wait for the server's exit status, or for SIGTERM (143), whichever comes first."""
     while proc.poll() is None and not stopped.is_set():
         stopped.wait(0.1)
     return 143 if stopped.is_set() else proc.returncode

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import SandboxError
@@ -65,6 +65,10 @@ class Spec:
     env: dict[str, str] = field(default_factory=dict)
     chdir: str = "/tmp"
     limits: Limits = SERVER_LIMITS
+
+    def with_env(self, extra: dict[str, str]) -> Spec:
+        """The same command with `extra` added to its environment (example.toml's http_env, say)."""
+        return replace(self, env={**self.env, **extra}) if extra else self
 
 
 def base_env(home: str = "/tmp") -> dict[str, str]:

@@ -337,10 +337,9 @@ def _load_example(root: Path, folder: Path, rel: str, by_name: dict[str, Path], 
         raise ConfigError(f"not_in_browser names {', '.join(stray)}, which the example does not run (it runs: "
                           f"{', '.join(i.name for i in impls) or 'none'}); remove that line", file=f"{rel}/{CONFIG}")
     if config.test is not None and TEST_RUNNERS[config.test] not in {i.name for i in impls}:
-        line = _Located((folder / CONFIG).read_text(encoding="utf-8"), f"{rel}/{CONFIG}").key("test")
         raise ConfigError(f"test = {config.test!r} runs the tests of a {TEST_RUNNERS[config.test]} implementation, "
                           f"which the example does not have (it runs: {', '.join(i.name for i in impls) or 'none'})",
-                          file=f"{rel}/{CONFIG}", line=line)
+                          file=f"{rel}/{CONFIG}", line=_key_line(folder, "test"))
     if config.stderr_lane is None and (folder / STDERR_LANE).exists():  # the tool no longer checks it: say so
         raise ConfigError(f"{STDERR_LANE} is left over: example.toml sets no stderr_lane, so nothing checks it and "
                           f"no page shows it; delete it, or set stderr_lane = \"IMPL\" in {CONFIG}",

@@ -39,8 +39,8 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
     rel_entry = outcome.rel(impl.entry)
     runs = []
     for _ in range(max(1, repeat)):
-        result = http.StreamableHttp(requests).converse(lambda home: _with_env(built.spec(sandbox.enabled, home),
-                                                                               example.config.http_env), lines,
+        result = http.StreamableHttp(requests).converse(lambda home: built.spec(sandbox.enabled, home).with_env(
+                                                            example.config.http_env), lines,
                                                         timeout=example.config.timeout,
                                                         max_output=example.config.max_output_bytes, sandbox=sandbox)
         if result.failure is None and result.returncode != 0:
@@ -58,13 +58,6 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
     if _breaks_rules(example, outcome, impl.name, runs[0]):
         return None  # the rule names the cause; the transports' diff would only show its symptom
     return runs[0] if _same_as_stdio(runs[0], stdio_stdout, lines, impl, outcome, example) else None
-
-
-def _with_env(spec: sandboxing.Spec, extra: dict[str, str]) -> sandboxing.Spec:
-    """The server's command with example.toml's http_env added to its environment."""
-    from dataclasses import replace
-
-    return replace(spec, env={**spec.env, **extra}) if extra else spec
 
 
 def tools_list_of(stdout: bytes, lines) -> object:
