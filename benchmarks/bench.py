@@ -42,8 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 from runex import cli
-from runex.build import compile as build
-from runex.examples import scaffold
+from runex.builds import native
+from runex.new import scaffold
 from runex.examples.model import Implementation
 
 TOOL = ROOT / "tools" / "run_examples.py"
@@ -125,7 +125,7 @@ def naive(root: Path, names: list[str]) -> float:
             folder = root / "examples" / name
             if (folder / "main.rs").exists():
                 binary = Path(scratch) / name
-                recipe = build.rustc_recipe(Implementation("rust", folder, folder / "main.rs"))  # the tool's flags
+                recipe = native.rustc_recipe(Implementation("rust", folder, folder / "main.rs"))  # the tool's flags
                 subprocess.run(recipe + ["-o", str(binary), str(folder / "main.rs")], check=True, capture_output=True)
                 command = [str(binary)]
             else:
@@ -188,14 +188,14 @@ def overhead_profile(root: Path, n: int) -> dict:
     parts = {
         "discover examples (model.discover)": cumulative("model.py", "discover"),
         "toolchain probe (rustc -vV, once per run)": cumulative("toolchain.py", "version"),
-        "cache lookup and hashing (build.prepare)": cumulative("compile.py", "prepare")
+        "cache lookup and hashing (native.prepare)": cumulative("compile.py", "prepare")
         - cumulative("toolchain.py", "version"),
         "transcript parse and checks (transcript.read)": cumulative("transcript.py", "read"),
         "wire checks (wire.check_stdout)": cumulative("check.py", "check_stdout"),
         "pasting pages (pages.paste_page)": cumulative("pages.py", "paste_page"),
         "hashing every input before and after (integrity)": cumulative("integrity.py", "__init__")
         + cumulative("integrity.py", "verify_unchanged"),
-        "proving a sandbox can be made (sandbox.check, once per run)": cumulative("sandbox.py", "check"),
+        "proving a sandbox can be made (sandbox.check, once per run)": cumulative("sandboxing.py", "check"),
     }
     own = total - servers
     parts["everything else (reporting, answer-key reads, start of threads)"] = own - sum(parts.values())

@@ -20,8 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from runex import sandbox as sandboxing
-from runex.build import compile as build
+from runex import sandboxing
+from runex.builds import native
 from runex.examples import model
 from runex.run import http, http_stage, stdio
 from runex.wire import transcript
@@ -36,7 +36,7 @@ def main() -> int:
     box = sandboxing.Sandbox()
     lines, _ = transcript.read(example.transcript, "transcript.jsonl")
     for impl in (i for i in example.implementations if example.serves_http(i.name)):
-        built = build.prepare(ROOT, impl, build.Cache(ROOT), locked=True, sandbox=box)
+        built = native.prepare(ROOT, impl, native.Cache(ROOT), locked=True, sandbox=box)
         spec_for = lambda home: built.spec(box.enabled, home)  # noqa: E731
         limits = dict(timeout=example.config.timeout, max_output=example.config.max_output_bytes, sandbox=box)
         first = stdio.converse(spec_for, lines, **limits)

@@ -83,7 +83,7 @@ def twin_readers(examples: Path) -> list[str]:
 
 
 def test_no_rust_source_reads_its_python_twin():
-    """The tool keys a cargo build on the crate's folder without server.py (tools/runex/build/compile.py, source_files),
+    """The tool keys a cargo build on the crate's folder without server.py (tools/runex/builds/native.py, source_files),
     so that editing the Python twin builds nothing; a crate that read server.py (include_str!, a build script)
     would then keep a stale binary. Comments may name the twin: they read nothing."""
     readers = twin_readers(EXAMPLES)

@@ -8,7 +8,7 @@
 - examples/NAME/: for each example the browser runs (tools/runex/paste/run_here.py), transcript.jsonl and
   answer_key.jsonl, byte for byte the files `run_examples.py --check` verifies, with its stdlib-only Python twin
   (server.py) and its Rust implementation built for wasm32-wasip1 (server.wasm, from the tool's build cache:
-  tools/runex/build/wasm.py, which builds it in the sandbox if the cache has none).
+  tools/runex/builds/wasm.py, which builds it in the sandbox if the cache has none).
 - runex/: the tool's own wire package (tools/runex/wire/), so the browser reports a wire problem in the tool's own
   words.
 - manifest.json: what was copied, which the workers read; for a Rust run also which transcript lines are owed a
@@ -137,7 +137,7 @@ def _copy_example(root: Path, run: run_here.BrowserRun, folder: Path) -> dict:
 
 def _wasm_module(root: Path, run: run_here.BrowserRun) -> Path:
     """The module from the tool's build cache (built there in the sandbox when the cache has none)."""
-    from runex.build import compile as native, wasm
+    from runex.builds import native, wasm
     from runex.examples import model
 
     example = next(e for e in model.discover(root)[0] if e.name == run.name)

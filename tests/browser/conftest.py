@@ -7,6 +7,8 @@ tests skip with one line saying what to install, except in CI (CI=true), where t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from support.repo import skip_or_fail

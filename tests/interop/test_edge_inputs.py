@@ -28,7 +28,7 @@ import pytest
 
 from support.interop_cases import ROOT, declared, entry, listing
 
-from runex import sandbox
+from runex import sandboxing
 from runex.run import stdio as conversation
 from runex.wire import check as wire
 from runex.wire import protocol, transcript
@@ -56,8 +56,8 @@ def talk(impl: dict, texts: list[str]) -> conversation.RunResult:
     # The tool's own runner, talking to `run_examples.py serve`, which starts the server in the same sandbox a check
     # uses; the runner itself need not sandbox that command (it is the tool), so it runs it as --unsandboxed would.
     env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TZ="UTC")
-    return conversation.converse(lambda home: sandbox.Spec(list(impl["serve_command"]), env=env), lines_of(texts),
-                                 timeout=TIMEOUT, max_output=1 << 20, sandbox=sandbox.Sandbox(enabled=False))
+    return conversation.converse(lambda home: sandboxing.Spec(list(impl["serve_command"]), env=env), lines_of(texts),
+                                 timeout=TIMEOUT, max_output=1 << 20, sandbox=sandboxing.Sandbox(enabled=False))
 
 
 def request(id_: object, method: str, **params) -> str:

@@ -146,7 +146,7 @@ def test_a_missing_schema_package_is_a_clear_error(tmp_path):
               "from runex import cli; sys.exit(cli.main(['--check', '--root', sys.argv[1]]))")
     example = tmp_path / "examples" / "ex"
     example.mkdir(parents=True)
-    templates = ROOT / "tools" / "runex" / "examples" / "templates"
+    templates = ROOT / "tools" / "runex" / "new" / "templates"
     (example / "server.py").write_text((templates / "server.py").read_text())
     (example / "transcript.jsonl").write_text((templates / "transcript.jsonl").read_text())
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)],

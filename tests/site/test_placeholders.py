@@ -7,7 +7,7 @@ import re
 
 from support.repo import ROOT
 
-from runex.examples.page_stub import PLACEHOLDERS
+from runex.new.page_stub import PLACEHOLDERS
 
 CODE_SPAN = re.compile(r"`[^`\n]*`")  # a page may name a placeholder in code, as the contributor page does
 
@@ -25,7 +25,7 @@ def test_no_page_keeps_a_placeholder_of_the_page_stub():
 
 
 def test_the_stub_is_caught_and_a_named_placeholder_is_not():
-    from runex.examples.page_stub import page_text
+    from runex.new.page_stub import page_text
 
     stub = page_text("demo", "201", [("Python", "server.py")])
     assert len(placeholders_in(stub)) >= 7, "every part left to write is marked"

@@ -119,13 +119,13 @@ def test_the_plugin_keeps_the_tool_modules_this_process_already_holds():
     """In a process that imported part of the tool already (pytest's collection imports runex.cache.results and
     more), the plugin must not import them again: the holders' module objects, which tests monkeypatch, would no
     longer be the ones the tool runs with."""
-    from runex import sandbox
+    from runex import sandboxing
     from runex.cache import results as results_cache
 
     held = {name: module for name, module in sys.modules.items() if name.startswith("runex")}
     assert "runex.cli" not in held or held.pop("runex.cli")  # the plugin may import cli itself, nothing else
     cli = new_plugin("serve")._tool()
-    assert sys.modules["runex.cache.results"] is results_cache and sys.modules["runex.sandbox"] is sandbox
+    assert sys.modules["runex.cache.results"] is results_cache and sys.modules["runex.sandboxing"] is sandboxing
     assert cli.pipeline.results_cache is results_cache
     assert all(sys.modules[name] is module for name, module in held.items())
 

@@ -6,4 +6,6 @@ which pytest's default import mode puts on sys.path (the tool's package runex is
 - interop_cases.py  every implementation of every example, for the official SDK client tests (tests/interop)
 - interop_client.py the official SDK client driving one example server
 - nav.py            the reading path as mkdocs.yml's nav states it (tests/site)
+- shared_site.py    the run's one site build, shared by every pytest-xdist worker
+- worker_groups.py  which tests share one xdist worker, in order, heaviest first
 """

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support.tool_repos import ECHO, forget_verdicts, invoke, jsonl, make_repo, page, req, rust_echo
-from runex.build import compile as build
+from runex.builds import native
 from runex.fsutil import sha256_file
 
 BAD_RUST = '''fn main() {
@@ -68,7 +68,7 @@ def test_a_rust_server_is_built_once_then_taken_from_the_cache(tmp_path, rustc):
     assert note_of(second.out) == "cached build"
     assert entries(root) == [entry]
     assert (binary.stat().st_mtime_ns, binary.stat().st_ino) == stamp, "the same binary, not built again"
-    assert entry.stat().st_mtime_ns >= used, "the entry is marked used (cache/prune.py keeps what runs use)"
+    assert entry.stat().st_mtime_ns >= used, "the entry is marked used (cache_gc.py keeps what runs use)"
 
 
 def test_editing_the_source_recompiles(tmp_path, rustc):
@@ -122,7 +122,7 @@ def test_fresh_rebuilds_even_when_cached(tmp_path, rustc):
 
 def test_a_second_store_of_the_same_key_keeps_the_valid_entry(tmp_path):
     """Two runs that build the same key at once: the later one must not pull the binary from under the first."""
-    cache = build.Cache(tmp_path)
+    cache = native.Cache(tmp_path)
 
     def produce(folder: Path) -> None:
         (folder / "server").write_bytes(b"#!/bin/sh\nexit 0\n")
@@ -136,12 +136,12 @@ def test_a_second_store_of_the_same_key_keeps_the_valid_entry(tmp_path):
 
 
 def test_a_failing_build_leaves_no_staging_folder(tmp_path):
-    cache = build.Cache(tmp_path)
+    cache = native.Cache(tmp_path)
 
     def produce(folder: Path) -> None:
-        raise build.BuildError("boom")
+        raise native.BuildError("boom")
 
-    with pytest.raises(build.BuildError):
+    with pytest.raises(native.BuildError):
         cache.store("f" * 64, produce)
     assert list(cache.dir.iterdir()) == []
 
@@ -246,7 +246,7 @@ def test_workspace_members_share_one_lock_and_one_target_and_rebuild_alone(tmp_p
     assert not (root / "examples/one/Cargo.lock").exists() and not (root / "examples/two/Cargo.lock").exists()
     assert [p.name for p in (root / ".cache/cargo-target").iterdir()] == ["workspace"]
     assert '"who":"two"' in (root / "examples/two/answer_key.jsonl").read_text()
-    assert build.source_files(build_impl(root, "one"))[:2] == [root / "examples/Cargo.toml",
+    assert native.source_files(build_impl(root, "one"))[:2] == [root / "examples/Cargo.toml",
                                                                 root / "examples/Cargo.lock"]
 
     (root / "examples/one/src/main.rs").write_text(rust_echo("one, edited"))
@@ -290,12 +290,12 @@ def test_a_cargo_builds_key_leaves_out_its_python_twin_and_the_tools_files(tmp_p
 
     [example], _errors = model.discover(root)
     impl = next(i for i in example.implementations if i.name == "cargo")
-    recipe = build.cargo_recipe(False)
-    before = build.cache_key(root, impl, recipe)
-    assert root / "examples/tw/server.py" not in build.source_files(impl)
+    recipe = native.cargo_recipe(False)
+    before = native.cache_key(root, impl, recipe)
+    assert root / "examples/tw/server.py" not in native.source_files(impl)
     for name, text in (("server.py", "# edited\n"), ("answer_key.jsonl", "{}\n"), ("example.toml", "# note\n")):
         path = root / "examples/tw" / name
         path.write_text((path.read_text() if path.exists() else "") + text)
-        assert build.cache_key(root, impl, recipe) == before, name
+        assert native.cache_key(root, impl, recipe) == before, name
     (root / "examples/tw/src/main.rs").write_text(rust_echo("tw, edited"))
-    assert build.cache_key(root, impl, recipe) != before
+    assert native.cache_key(root, impl, recipe) != before

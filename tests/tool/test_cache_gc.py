@@ -1,5 +1,5 @@
 """The caches under .cache/run_examples/ keep what runs use and lose what no run has needed for a month
-(tools/runex/cache/prune.py): every `make serve` edit leaves a build, a verdict and page entries behind."""
+(tools/runex/cache_gc.py): every `make serve` edit leaves a build, a verdict and page entries behind."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from support.tool_repos import invoke, make_repo, page, py_twin, rust_echo
-from runex.cache import prune as cache_gc
+from runex import cache_gc
 
 LOCAL = {"CI": ""}
 MONTH_AND_A_DAY = (cache_gc.MAX_AGE_DAYS + 1) * 86400

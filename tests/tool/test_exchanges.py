@@ -18,6 +18,7 @@ import pytest
 
 from support.tool_repos import (ECHO, PARSE_ERROR_LOOP, ROOT, compact, invoke, jsonl, make_repo, note, page, req, server,
                                 violation)
+from runex.examples.files import ExampleFiles
 from runex.paste import conversation_view as exchanges
 from runex.paste import markdown_ext, markers, pages
 from runex.wire.rules import ExpectedViolation
@@ -383,7 +384,7 @@ def test_a_stderr_lane_must_name_an_implementation_the_example_runs(tmp_path):
 
 def _conversation_of(root, name: str) -> str:
     block = markers.Block(line=1, indent="", target=f"{name}/conversation", begin="", body=[], end="")
-    return "".join(pages.conversation_body(root, block, "docs/page.md", {}))
+    return "".join(pages.conversation_body(root, block, "docs/page.md", ExampleFiles(root)))
 
 
 def test_the_view_carries_the_languages_the_browser_runs_and_the_reasons_for_the_others():
@@ -430,7 +431,7 @@ def test_the_view_carries_the_languages_the_browser_runs_and_the_reasons_for_the
 def test_a_range_of_a_conversation_gets_no_button():
     # The button runs the whole transcript; a part of a view (NAME/conversation#2-3) does not carry it.
     block = markers.Block(line=1, indent="", target="first-server/conversation#2-3", begin="", body=[], end="")
-    opening = "".join(pages.conversation_body(ROOT, block, "docs/page.md", {})).split("\n", 2)[1]
+    opening = "".join(pages.conversation_body(ROOT, block, "docs/page.md", ExampleFiles(ROOT))).split("\n", 2)[1]
     assert opening == '<div class="conversation" markdown>'
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runex import sandbox
+from runex import sandboxing
 
 from support.tool_repos import (ROOT, invoke, jsonl, make_repo, req, run_tool, server, skip_or_fail, snapshot)
 
@@ -82,7 +82,7 @@ def test_unsandboxed_warns_on_every_run(tmp_path):
 
 def test_without_bwrap_the_tool_says_how_to_install_it_and_runs_nothing(tmp_path, monkeypatch):
     root = make_repo(tmp_path, {"srv": {"server.py": server()}})
-    monkeypatch.setattr(sandbox, "BWRAP", "bwrap-is-not-installed-here")
+    monkeypatch.setattr(sandboxing, "BWRAP", "bwrap-is-not-installed-here")
     before = snapshot(root)
     proc = invoke(root)
     assert proc.returncode == 6, proc.out
@@ -97,7 +97,7 @@ def test_a_bwrap_that_cannot_make_namespaces_fails_closed(tmp_path, monkeypatch)
     fake.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     root = make_repo(tmp_path, {"srv": {"server.py": server()}})
-    monkeypatch.setattr(sandbox, "BWRAP", str(fake))
+    monkeypatch.setattr(sandboxing, "BWRAP", str(fake))
     proc = invoke(root, "--check")
     assert proc.returncode == 6, proc.out
     assert "bubblewrap cannot create a sandbox here" in proc.out
@@ -130,11 +130,11 @@ for line in sys.stdin:
 def test_the_cache_is_never_mounted_into_a_sandbox():
     """The cache's hashes vouch for its entries because no sandbox can write them: a server gets its one binary,
     bound read-only, and a build gets only its own fresh output folder (and, for cargo, its own target folder)."""
-    from runex.build import compile as build
+    from runex.builds import native
 
-    launch = build.binary_launch(Path("/repo/.cache/run_examples/builds/KEY/server"), False, 0.0)
+    launch = native.binary_launch(Path("/repo/.cache/run_examples/builds/KEY/server"), False, 0.0)
     spec = launch.spec(True, "/tmp")
-    args = sandbox.argv(spec, userns_fd=None)
+    args = sandboxing.argv(spec, userns_fd=None)
     assert ["--ro-bind", "/repo/.cache/run_examples/builds/KEY/server", "/example/server"] == \
         args[args.index("/repo/.cache/run_examples/builds/KEY/server") - 1:][:3]
     assert not [a for a in args if a.startswith("/repo") and a != "/repo/.cache/run_examples/builds/KEY/server"]
@@ -142,15 +142,15 @@ def test_the_cache_is_never_mounted_into_a_sandbox():
 
 
 def test_every_run_gets_its_own_namespaces_and_dies_with_the_tool():
-    args = sandbox.argv(sandbox.Spec(["/example/server"]), userns_fd=None)
+    args = sandboxing.argv(sandboxing.Spec(["/example/server"]), userns_fd=None)
     for flag in ("--unshare-all", "--die-with-parent", "--new-session", "--clearenv"):
         assert flag in args
-    assert args[args.index("--tmpfs") - 1] == str(sandbox.TMP_SIZE_BYTES)
-    as_root = sandbox.argv(sandbox.Spec(["/example/server"]), userns_fd=7)
+    assert args[args.index("--tmpfs") - 1] == str(sandboxing.TMP_SIZE_BYTES)
+    as_root = sandboxing.argv(sandboxing.Spec(["/example/server"]), userns_fd=7)
     for flag in ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--userns"):
         assert flag in as_root
-    assert f"--reuid={sandbox.SANDBOX_UID}" in as_root and "--bounding-set=-all" in as_root
-    assert f"--nproc={sandbox.SERVER_LIMITS.processes}" in as_root
+    assert f"--reuid={sandboxing.SANDBOX_UID}" in as_root and "--bounding-set=-all" in as_root
+    assert f"--nproc={sandboxing.SERVER_LIMITS.processes}" in as_root
 
 
 def test_publishing_builds_the_site_from_the_verified_tree_only():

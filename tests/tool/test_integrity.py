@@ -15,10 +15,10 @@ import pytest
 
 from support.tool_repos import ECHO, make_repo, page, py_twin
 from runex import integrity
-from runex.build import compile as build
+from runex.builds import native
 from runex.cache import results as results_cache
 from runex.examples import model
-from runex import sandbox as sandboxing
+from runex import sandboxing
 
 
 def reference_inputs(root: Path) -> list[Path]:
@@ -129,7 +129,7 @@ def repo_with_links(tmp_path: Path) -> Path:
 
 
 def keys(root: Path, hashes: dict[str, str] | None) -> dict[str, str]:
-    ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox(enabled=False), hashes)
+    ctx = results_cache.Context(root, native.Cache(root), sandboxing.Sandbox(enabled=False), hashes)
     return {e.name: results_cache.key_of(ctx, e) for e in model.discover(root)[0]}
 
 

@@ -86,6 +86,64 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycle_in({"a": {"b"}, "b": set()}) is None
 
 
+# The tool's layers, bottom first: what every stage shares (the guards, the protocol), the model of an example and
+# of a run's outcome, the stages in the order data flows, the faces. A package or top-level module imports only the
+# ones before it; DESIGN.md's map lists them in this order.
+LAYERS = {
+    "ground": ["errors", "fsutil", "environment", "toolchain", "sandboxing", "integrity", "cache_gc", "wire", "schema"],
+    "model": ["examples"],
+    "stages": ["builds", "answer_key", "run", "paste", "cache"],
+    "faces": ["report", "pipeline", "new", "commands", "cli", "__main__", "mkdocs_plugin", "readers_plugin"],
+}
+ORDER = [unit for units in LAYERS.values() for unit in units]
+
+
+def unit_of(module: str) -> str:
+    """`runex.run.http` -> `run`; `runex.pipeline` -> `pipeline`."""
+    return module.split(".")[1]
+
+
+def package_edges() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for module, deps in graph().items():
+        if module != "runex":
+            edges.setdefault(unit_of(module), set()).update(unit_of(d) for d in deps if d != "runex")
+    return {unit: deps - {unit} for unit, deps in edges.items()}
+
+
+def test_every_package_has_its_place_in_the_layers():
+    units = {unit_of(m) for m in graph() if m != "runex"}
+    assert units == set(ORDER), (f"place these in LAYERS: {sorted(units - set(ORDER))}; "
+                                 f"gone from the tool: {sorted(set(ORDER) - units)}")
+
+
+def test_a_package_imports_only_the_ones_below_it():
+    upward = [f"{unit} imports {dep} (which comes after it in LAYERS)"
+              for unit, deps in sorted(package_edges().items()) for dep in sorted(deps)
+              if ORDER.index(dep) > ORDER.index(unit)]
+    assert not upward, "\n".join(upward)
+    assert cycle_in(package_edges()) is None
+
+
+def test_the_design_map_lists_the_packages_in_the_order_they_import():
+    """DESIGN.md's map of tools/runex/ names each package and module in LAYERS order, so the map is the imports'."""
+    design = (ROOT / "DESIGN.md").read_text(encoding="utf-8")
+    block = design[design.index("tools/runex/\n"):]
+    block = block[: block.index("```")]
+    where = {}
+    for unit in ORDER:
+        name = unit + ("/" if (RUNEX / unit).is_dir() else ".py")
+        assert name in block, f"DESIGN.md's map of tools/runex/ does not name {name}"
+        where[unit] = block.index(name)
+    assert sorted(ORDER, key=where.get) == ORDER, f"DESIGN.md's map lists them as {sorted(ORDER, key=where.get)}"
+    unnamed = sorted(str(p.relative_to(RUNEX)) for p in RUNEX.rglob("*.py")
+                     if p.name != "__init__.py" and "templates" not in p.parts and p.name not in block)
+    assert not unnamed, f"DESIGN.md's map of tools/runex/ does not name {unnamed}"
+    layout = design[: design.index("## The tool's layers")]
+    tools = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tools").glob("*.py") if f"tools/{p.name}" not in layout)
+    assert not tools, f"DESIGN.md's layout does not name {tools}"
+
+
 def test_the_wire_package_imports_nothing_outside_itself():
     wire = {name: deps for name, deps in graph().items() if name.startswith("runex.wire")}
     assert {"runex.wire.check", "runex.wire.pairing", "runex.wire.protocol", "runex.wire.transcript"} <= set(wire)

@@ -8,6 +8,7 @@ import pytest
 
 from support.tool_repos import ECHO, invoke, make_repo, page
 
+from runex.examples.files import ExampleFiles
 from runex.errors import PageError
 from runex.paste import markdown_ext, pages
 
@@ -25,8 +26,9 @@ def test_the_build_renders_what_the_tool_checks_between_the_empty_markers(tmp_pa
     assert invoke(root).returncode == 0
     source = (root / "docs/p.md").read_text()
     assert "<!-- example-begin: ex/conversation -->\n<!-- example-end -->" in source
-    block = next(b for b in pages.paste_page(root, root / "docs/p.md", {}).blocks if b.target == "ex/conversation")
-    view = pages.conversation_body(root, block, "docs/p.md", {})
+    pasted = pages.paste_page(root, root / "docs/p.md", ExampleFiles(root))
+    block = next(b for b in pasted.blocks if b.target == "ex/conversation")
+    view = pages.conversation_body(root, block, "docs/p.md", ExampleFiles(root))
     expanded = markdown_ext.expand(source, root, "docs/p.md")
     assert expanded == source.replace("<!-- example-begin: ex/conversation -->\n",
                                       "<!-- example-begin: ex/conversation -->\n" + "".join(view))

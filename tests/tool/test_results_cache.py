@@ -17,10 +17,11 @@ import pytest
 
 from support.tool_repos import (ECHO, HTTP_ECHO, forget_verdicts, invoke, jsonl, make_repo, page, py_twin, req, require,
                                 rust_echo, server)
-from runex.build import compile as build
+from runex.examples.files import ExampleFiles
+from runex.builds import native
 from runex.cache import results as results_cache
 from runex.examples import model
-from runex import sandbox as sandboxing
+from runex import sandboxing
 from runex import toolchain
 
 LOCAL = {"CI": ""}
@@ -78,7 +79,7 @@ def _format(root, monkeypatch, tmp_path):
 def _tool_source(root, monkeypatch, tmp_path):
     """A template changes (they are part of the tool): the copy the key reads is edited."""
     copy = tmp_path / "tool-copy"
-    template = copy / "examples" / "templates" / "server.py"
+    template = copy / "new" / "templates" / "server.py"
     template.write_text(template.read_text() + "# edited\n")
 
 
@@ -401,7 +402,7 @@ def test_a_damaged_entry_cannot_hide_a_drift(tmp_path, monkeypatch, tool_copy):
             if "id" in msg:
                 answer(msg, changed=True)
         """))
-    store = results_cache.ResultStore(results_cache.Context(root, build.Cache(root), sandboxing.Sandbox()), read=True)
+    store = results_cache.ResultStore(results_cache.Context(root, native.Cache(root), sandboxing.Sandbox()), read=True)
     [example] = model.discover(root)[0]
     key = results_cache.key_of(store.ctx, example)
     (path.parent / f"{key}.json").write_text(json.dumps({**entry, "key": key, "answer_key": "f" * 64}))
@@ -500,9 +501,9 @@ def test_a_page_that_read_a_lock_cargo_moved_is_not_recorded(tmp_path):
     root = make_repo(tmp_path, {"ex": {"server.py": ECHO}, "other": {"server.py": ECHO}},
                      {"p.md": page("ex/transcript.jsonl")})
     path = root / "docs/p.md"
-    path.write_text(pages.paste_page(root, path, {}).new)
+    path.write_text(pages.paste_page(root, path, ExampleFiles(root)).new)
     hashes = {"docs/p.md": results_cache.digest(path.read_bytes())}
-    result = pages.paste_page(root, path, {})
+    result = pages.paste_page(root, path, ExampleFiles(root))
     assert result.new == result.old
     for moved, recorded in (({"examples/ex/Cargo.lock"}, False), ({"examples/other/Cargo.lock"}, True)):
         store = page_cache.PageCache(root, "tool", hashes, {}, use=True)
@@ -535,7 +536,7 @@ def test_what_pasting_reads_is_inside_what_a_page_entry_records(monkeypatch):
     checked = 0
     for path in pages.page_files(root):
         read.clear()
-        result = pages.paste_page(root, path, {})
+        result = pages.paste_page(root, path, ExampleFiles(root))
         names = cache.names_read(result.blocks)
         assert names is not None
         for file in read:
@@ -608,7 +609,7 @@ def test_a_command_asked_early_gives_the_text_asked_late(command, tmp_path):
     """The sandbox part's `bwrap --version` is asked by start_probes; Context.output gives the same text either way,
     and each answer once (the next call asks again)."""
     root = python_repo(tmp_path)
-    ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox())
+    ctx = results_cache.Context(root, native.Cache(root), sandboxing.Sandbox())
     late = ctx.output(command)
     ctx.ask(command)
     assert ctx.output(command) == late
@@ -622,7 +623,7 @@ def test_start_probes_asks_only_what_the_keys_need(tmp_path, monkeypatch):
     monkeypatch.setattr(toolchain, "_versions", {})
     monkeypatch.setattr(toolchain, "_asked", {})
     for enabled, asked in ((False, set()), (True, {(sandboxing.BWRAP, "--version")})):
-        ctx = results_cache.Context(root, build.Cache(root), sandboxing.Sandbox(enabled=enabled))
+        ctx = results_cache.Context(root, native.Cache(root), sandboxing.Sandbox(enabled=enabled))
         results_cache.start_probes(ctx, examples)
         assert set(ctx._asked) == asked and toolchain._asked == {}, "a Python example needs no toolchain"
         for command in list(ctx._asked):

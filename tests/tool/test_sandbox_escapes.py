@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from runex.build import compile as build
+from runex.builds import native
 
 from support.tool_repos import (invoke, jsonl, make_repo, page, processes_with, req, server, snapshot,
                                 skip_or_fail)
@@ -266,11 +266,11 @@ seen = {"children": children, "error": error, "uid": os.getuid(), "nested_userns
     root, first = run_hostile(tmp_path, body)
     assert first.returncode == 0, first.out
     seen = seen_by(root)
-    from runex import sandbox
+    from runex import sandboxing
 
     assert seen["error"] == "BlockingIOError", seen  # EAGAIN: RLIMIT_NPROC
-    assert seen["children"] < sandbox.SERVER_LIMITS.processes, seen
-    assert seen["uid"] == sandbox.SANDBOX_UID or not sandbox.Sandbox().as_root
+    assert seen["children"] < sandboxing.SERVER_LIMITS.processes, seen
+    assert seen["uid"] == sandboxing.SANDBOX_UID or not sandboxing.Sandbox().as_root
     assert seen["nested_userns"] != 0, "no user namespace inside the sandbox (where it would regain capabilities)"
 
 
@@ -346,7 +346,7 @@ def test_a_build_script_sees_no_secret_no_network_no_repository(tmp_path, cargo)
 def test_a_build_script_that_hangs_is_stopped_at_the_time_limit(tmp_path, cargo, monkeypatch):
     token = str(time.monotonic_ns() % 10**9)
     root = cargo_repo(tmp_path, 9, sleep=True, token=token)
-    monkeypatch.setattr(build, "BUILD_TIMEOUT", 20.0)
+    monkeypatch.setattr(native, "BUILD_TIMEOUT", 20.0)
     started = time.monotonic()
     proc = invoke(root)
     assert proc.returncode == 3, proc.out

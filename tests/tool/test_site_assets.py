@@ -60,7 +60,7 @@ def test_without_pyodide_it_says_the_fix_and_fails_only_in_ci(tmp_path, monkeypa
 
 
 def test_with_the_rust_runner_it_copies_each_rust_examples_wasm_module_and_the_lines_owed_a_reply(tmp_path, rustc):
-    from runex.build import wasm
+    from runex.builds import wasm
     from runex.wire import transcript
 
     if not wasm._target_installed():
@@ -86,7 +86,7 @@ def test_with_the_rust_runner_it_copies_each_rust_examples_wasm_module_and_the_l
 
 def test_a_rust_example_that_does_not_build_for_wasm_stops_site_assets_with_the_tools_message(tmp_path, capsys,
                                                                                               rustc):
-    from runex.build import wasm
+    from runex.builds import wasm
 
     if not wasm._target_installed():
         from support.repo import skip_or_fail

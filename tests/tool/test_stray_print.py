@@ -3,12 +3,11 @@ author changes (a cargo project's src/main.rs, never its Cargo.toml), with the p
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from support.tool_repos import invoke, jsonl, make_repo, py_twin, req, rust_echo, server
 
 from runex.examples.model import Implementation, ImplementationKind
-from runex.report import stray_print
+from runex.run import stray_print
 
 CARGO_TOML = '[package]\nname = "stray"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
 DEBUG = '        if n == 2 {\n            println!("debug: handling request {n} of {}", "many");\n        }\n'

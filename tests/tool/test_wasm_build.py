@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from support.tool_repos import invoke, make_repo, page, rust_echo
-from runex.build import wasm
+from runex.builds import wasm
 from runex.errors import ConfigError
 from runex.examples import model
 

@@ -17,7 +17,7 @@ SERVER_AT = "examples/srv/server.py (python)"  # where a broken stdout rule is n
 
 
 def stray_at(body: str, code: str) -> str:
-    """Where a stray stdout line is named: at the print in server.py that wrote it (report/stray_print.py)."""
+    """Where a stray stdout line is named: at the print in server.py that wrote it (run/stray_print.py)."""
     lines = server(body).splitlines()
     return f"examples/srv/server.py:{next(n for n, l in enumerate(lines, 1) if code in l)} (python)"
 

@@ -16,7 +16,7 @@ from .environment import default_root
 from .errors import (EXIT_BROKEN_PAGE, EXIT_CODES_HELP, EXIT_DRIFT, EXIT_EXAMPLE_FAILED, EXIT_INTERNAL, EXIT_OK,
                      EXIT_USAGE, ToolError, UsageError)
 from .examples import model
-from .report.outcome import Status
+from .examples.outcome import Status
 from .report.text import Reporter, fix_command
 
 SUBCOMMANDS = ("serve", "new")
@@ -132,7 +132,7 @@ def parse_serve(argv):
 
 
 def parse_new(argv):
-    from .examples import page_stub, scaffold
+    from .new import page_stub, scaffold
 
     parser = _Parser(prog="run_examples.py new", description="Create examples/NAME with working minimal servers, "
                      "a transcript and its verified answer key; with --page, a page that pastes them.")
@@ -203,7 +203,7 @@ def new(args: argparse.Namespace) -> int:
     import shlex
 
     from . import commands
-    from .examples import new_hint
+    from .new import hint as new_hint
 
     root = (args.root or default_root()).resolve()
     again = shlex.join(["new", args.name] + (["--lang", args.lang] if args.lang != "both" else [])

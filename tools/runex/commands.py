@@ -6,15 +6,15 @@ import os
 import sys
 from pathlib import Path
 
-from . import sandbox as sandboxing
+from . import sandboxing
 from . import toolchain
-from .build import compile as build
+from .builds import native
 from .environment import default_root
 from .errors import EXIT_EXAMPLE_FAILED, PageError, ToolError, UsageError
 from .examples import model
 from .paste import markers, pages
 from .pipeline import open_sandbox, schema_validator
-from .report.outcome import Outcome
+from .examples.outcome import Outcome
 
 
 def pasted_by(root: Path) -> dict[str, list[str]]:
@@ -41,7 +41,7 @@ def listing(root: Path, examples: list[model.Example], *, with_commands: bool, u
     cache) to give the command that starts it."""
     toolchain.forget()
     pasted = pasted_by(root)
-    cache = build.Cache(root)
+    cache = native.Cache(root)
     sandbox = open_sandbox(unsandboxed) if with_commands else None
     entries = []
     for example in examples:
@@ -58,19 +58,19 @@ def listing(root: Path, examples: list[model.Example], *, with_commands: bool, u
     return entries
 
 
-def _implementation_entry(root: Path, example: model.Example, impl: model.Implementation, cache: build.Cache,
+def _implementation_entry(root: Path, example: model.Example, impl: model.Implementation, cache: native.Cache,
                           sandbox) -> dict:
     serve_cmd = [sys.executable, str(default_root() / "tools" / "run_examples.py"), "serve", example.name,
                  "--impl", impl.name.value, *root_args(root)]
     entry = {"name": impl.name.value, "entry": str(impl.entry.relative_to(root)),
-             "files": [str(p.relative_to(root)) for p in build.source_files(impl)],
+             "files": [str(p.relative_to(root)) for p in native.source_files(impl)],
              "serve_command": serve_cmd}
     if example.serves_http(impl.name):  # the same server over Streamable HTTP, for a client that wants a URL
         entry["http"] = {"serve_command": serve_cmd + ["--http", HTTP_DEFAULT], "url": f"http://{HTTP_DEFAULT}/mcp",
                          "env": dict(example.config.http_env)}  # what `command` needs besides MCP_HTTP_ADDR
     if sandbox is not None:
         try:
-            entry["command"] = build.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
+            entry["command"] = native.prepare(root, impl, cache, locked=True, sandbox=sandbox).command
         except ToolError as exc:
             entry["command"] = None
             entry["error"] = str(exc)
@@ -92,7 +92,7 @@ def serve(root: Path, name: str, impl_name: str | None, unsandboxed: bool, http:
         _check_local(http)
         _check_serves_http(example, impl.name)
     sandbox = open_sandbox(unsandboxed)
-    built = build.prepare(root, impl, build.Cache(root), locked=True, sandbox=sandbox)
+    built = native.prepare(root, impl, native.Cache(root), locked=True, sandbox=sandbox)
     if http is not None:
         spec = built.spec(sandbox.enabled, os.getcwd()).with_env(example.config.http_env)  # as the check serves it
         return _serve_http(spec, http, sandbox, f"{name} ({impl.name})", example.config.timeout)
@@ -206,9 +206,9 @@ def new(root: Path, name: str, lang: str, unsandboxed: bool, level: str | None =
     level, the page stub docs/mcp/NAME.md and its listings too (planned before anything is written, written when the
     example verifies), then pasted."""
     from . import pipeline
-    from .examples import page_stub, scaffold
+    from .new import page_stub, scaffold
     from .fsutil import write_atomic
-    from .report.outcome import Status
+    from .examples.outcome import Status
     from .run.example import verify
 
     sandbox = open_sandbox(unsandboxed)
@@ -217,7 +217,7 @@ def new(root: Path, name: str, lang: str, unsandboxed: bool, level: str | None =
     folder = scaffold.create(root, name, lang)
     examples, _ = model.discover(root)
     example = next(e for e in examples if e.name == name)
-    outcome = verify(root, example, build.Cache(root), check=False, repeat=1, validator=schema_validator(root),
+    outcome = verify(root, example, native.Cache(root), check=False, repeat=1, validator=schema_validator(root),
                      sandbox=sandbox)
     if outcome.status == Status.FAILED:
         return folder, example, outcome, None

@@ -18,17 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import integrity, toolchain
-from . import sandbox as sandboxing
-from .build import compile as build
+from . import sandboxing
+from .builds import native
 from .cache import pages as page_cache
-from .cache import prune as cache_gc
+from . import cache_gc
 from .cache import results as results_cache
 from .environment import in_ci
 from .errors import ExampleError, PageError, UsageError
 from .examples import model
+from .examples.files import ExampleFiles
 from .fsutil import remove_leftovers, write_atomic
 from .paste import pages
-from .report.outcome import Outcome, Status
+from .examples.outcome import Outcome, Status
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Plan:
     chosen: list[model.Example]  # the ones this run verifies
     broken: list[ExampleError]  # folders that do not load (of the chosen names, when names are given)
     sandbox: sandboxing.Sandbox
-    builds: build.Cache
+    builds: native.Cache
     results: results_cache.ResultStore
     snapshot: integrity.Snapshot
     removed: list[str] = field(default_factory=list)  # leftovers of an interrupted run, removed
@@ -150,7 +151,7 @@ def plan(root: Path, options: Options, listener: Listener | None = None) -> Plan
     examples, broken = model.discover(root)
     chosen = shard_of(select(examples, options.names, broken), options.shard)
     sandbox = open_sandbox(options.unsandboxed, check=False)
-    builds = build.Cache(root, fresh=options.fresh)
+    builds = native.Cache(root, fresh=options.fresh)
     # A local run takes a verified result from .cache/ while nothing in its key changed (see cache/results.py);
     # --fresh, --repeat, -v (which shows servers' stderr) and CI run everything, and may still record what they
     # verified.
@@ -225,7 +226,7 @@ def schema_validator(root: Path, *, read: bool = True):
     from .cache import schema_findings
     from .schema import validator
 
-    return schema_findings.CachedValidator(build.Cache(root).dir.parent, validator.load_validator, read=read)
+    return schema_findings.CachedValidator(native.Cache(root).dir.parent, validator.load_validator, read=read)
 
 
 def _cached_outcome(planned: Plan, example: model.Example) -> Outcome | None:
@@ -272,10 +273,11 @@ def paste_pages(planned: Plan, outcomes: list[Outcome]) -> Pastes:
     # Pages that pasted to themselves are not pasted again while nothing they read changed (cache/pages.py).
     known = page_cache.PageCache(root, results_cache.tool_digest(planned.results.ctx), planned.snapshot.hashes,
                                  overrides, use=planned.results.read)
+    files = ExampleFiles(root, planned.examples, overrides)  # every page reads an example's files from here, once
     results, errors = [], []
     for path in pages.page_files(root):
         try:
-            results.append(known.lookup(path) or pages.paste_page(root, path, overrides))
+            results.append(known.lookup(path) or pages.paste_page(root, path, files))
         except PageError as exc:
             errors.append(exc)
     unpasted: list[str] = []
@@ -323,7 +325,7 @@ def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
             planned.results.store(key, outcome.example, outcome.expected, outcome.stdout, outcome.stderr_lane)
     pastes.cache.store(pastes.as_pasted, [] if options.check else pastes.drifted,
                        moved=set() if options.check else planned.snapshot.moved_locks())
-    # The caches keep what runs use; entries no run has needed for a month go (at most once a day; cache/prune.py).
+    # The caches keep what runs use; entries no run has needed for a month go (at most once a day; cache_gc.py).
     cache_gc.prune(planned.builds.dir.parent)
     report.seconds = time.monotonic() - planned.started
     return report
@@ -334,7 +336,7 @@ def _restore_locks_of_failed(planned: Plan, outcomes: list[Outcome]) -> None:
     for outcome in (o for o in outcomes if o.status == Status.FAILED):
         for impl in (i for i in outcome.example.implementations
                      if i.name == model.ImplementationKind.CARGO and i.source_dir == outcome.example.dir):
-            lock = build.lock_file(impl)
+            lock = native.lock_file(impl)
             before = planned.snapshot.kept.get(str(lock.relative_to(planned.root)))
             if before is not None and lock.exists() and lock.read_bytes() != before:
                 write_atomic(lock, before)
@@ -348,7 +350,7 @@ def _own_writes(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> dict[
     if planned.options.check:
         return {}
     root = planned.root
-    own: dict[str, bytes | None] = {str(build.lock_file(i).relative_to(root)): None for e in planned.chosen
+    own: dict[str, bytes | None] = {str(native.lock_file(i).relative_to(root)): None for e in planned.chosen
                                     for i in e.implementations if i.name == model.ImplementationKind.CARGO}
     own.update({str(o.example.answer_key.relative_to(root)): o.stdout for o in outcomes if o.stdout is not None})
     own.update({str(p.relative_to(root)): d for o in outcomes if o.stdout is not None for p, d in o.side_files.items()})

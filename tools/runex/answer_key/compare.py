@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..examples.model import Example
-from ..report.outcome import Outcome, Status
-from ..run.driver import STDERR_TAIL_BYTES
+from ..examples.model import STDERR_TAIL_BYTES, Example
+from ..examples.outcome import Outcome, Status
 
 
 def record(example: Example, outcome: Outcome, stdout: bytes, check: bool) -> None:

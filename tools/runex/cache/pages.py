@@ -30,7 +30,7 @@ from ..errors import ConfigError, PageError
 from ..examples import model
 from ..fsutil import write_atomic
 from ..paste import markers, pages
-from . import prune as cache_gc
+from .. import cache_gc
 from .results import digest
 
 FORMAT = 3

@@ -19,14 +19,14 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from .. import toolchain
-from ..build import compile as build
+from ..builds import native
 from ..errors import ToolError
 from ..examples.model import ANSWER_KEY, Example
 from ..fsutil import sha256_bytes, write_atomic
 from ..wire.rules import Problem
-from . import prune as cache_gc
+from .. import cache_gc
 
 FORMAT = 1  # bump when an entry's layout or the meaning of a key part changes
 TOOL_DIR = Path(__file__).resolve().parent.parent  # tools/runex/: every file of it, templates included
@@ -61,7 +61,7 @@ def start_probes(ctx: Context, examples: list[Example]) -> None:
 class Context:
     """What one run's keys share, each part computed once and only when an example needs it."""
 
-    def __init__(self, root: Path, cache: build.Cache, sandbox: sandboxing.Sandbox,
+    def __init__(self, root: Path, cache: native.Cache, sandbox: sandboxing.Sandbox,
                  hashes: dict[str, str] | None = None):
         self.root = root
         self.builds = cache
@@ -168,9 +168,9 @@ def _own_tests(ctx: Context, example: Example, record: str | None = None) -> obj
 
 def built_binary(ctx: Context, impl) -> tuple[str, Path, str] | None:
     """The build cache's key, binary and the binary's sha256 for a Rust implementation, if it is built; never
-    builds or fetches. The recipe is the one build.prepare() keys on (--locked left out, as there)."""
-    recipe = build.rustc_recipe(impl) if impl.name == "rust" else build.cargo_recipe(False)
-    key = build.cache_key(ctx.root, impl, recipe)
+    builds or fetches. The recipe is the one native.prepare() keys on (--locked left out, as there)."""
+    recipe = native.rustc_recipe(impl) if impl.name == "rust" else native.cargo_recipe(False)
+    key = native.cache_key(ctx.root, impl, recipe)
     found = ctx.builds.lookup_verified(key)  # re-hashes the binary: a damaged one is no artefact
     return None if found is None else (key, *found)
 
@@ -192,7 +192,7 @@ def _artefacts(ctx: Context, example: Example) -> object:
 
 
 def _lock_files(ctx: Context, example: Example) -> object:
-    locks = sorted({build.lock_file(i) for i in example.implementations if i.name == "cargo"})
+    locks = sorted({native.lock_file(i) for i in example.implementations if i.name == "cargo"})
     return [[ctx.rel(lock), ctx.file_digest(lock)] for lock in locks]
 
 

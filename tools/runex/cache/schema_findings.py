@@ -23,7 +23,7 @@ from ..wire.check import MessageValidator
 
 FORMAT = 1  # bump when the file's layout or the meaning of a finding changes
 RUNEX = Path(__file__).resolve().parent.parent
-FOLDER = "schema-findings"  # under .cache/run_examples/: one small file per judge, kept (cache/prune.py leaves it)
+FOLDER = "schema-findings"  # under .cache/run_examples/: one small file per judge, kept (cache_gc.py leaves it)
 # The judge's own code: the schema package and the protocol facts it reads.
 SOURCES = (*sorted((RUNEX / "schema").glob("*.py")), RUNEX / "wire" / "protocol.py")
 # What the validator runs on: the schema's package and the library that validates with it.

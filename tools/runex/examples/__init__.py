@@ -1,2 +1,2 @@
-"""The pipeline's input: an example folder (example.toml, transcript, answer key, implementations) as typed values,
-discovered under examples/, and `new`'s scaffold for a fresh one."""
+"""The model: an example folder (example.toml, transcript, answer key, implementations) as typed values, discovered
+under examples/, and the Outcome a run of it comes to. Every stage above reads these; they import only the ground."""

@@ -16,6 +16,7 @@ from . import http_config, violations
 TRANSCRIPT = "transcript.jsonl"
 ANSWER_KEY = "answer_key.jsonl"
 CONFIG = "example.toml"
+STDERR_TAIL_BYTES = 64 << 10  # the most of a server's stderr a run keeps (its tail), and the lane may hold
 STDERR_LANE = "stderr.txt"  # with stderr_lane = IMPL: that implementation's stderr, written and checked like the key
 HTTP_RECORDS = "http.{impl}.jsonl"  # with http: what the HTTP side of IMPL's run looked like, checked like the key
 

@@ -17,7 +17,6 @@ What follows from the plan is wire/accounting.py's; what is wrong with it for th
 
 from __future__ import annotations
 
-from ..errors import ConfigError
 from ..wire.accounting import WAITABLE, Send
 
 KEYS = {"line", "no_wait", "wait_for", "of_line", "answered_before", "reason"}

@@ -6,7 +6,7 @@ A NAME/conversation marker pair stays empty in the page; the site build puts wha
 - the whole view is `<div class="conversation">`; each request with its reply is `<div class="exchange"
   data-id="ID">` (ID as JSON text: 1 and "1" differ); notifications, stray stdout lines, replies nobody asked for
   and requests nobody answered are rows of their own (`exchange notification`, `exchange stray`, ...); a request's
-  own notifications (progress, its listen stream) sit above its reply in `exchange-column` (paste/in_flight.py);
+  own notifications (progress, its listen stream) sit above its reply in `exchange-column` (paste/in_flight_view.py);
 - each side shows the message pretty-printed (2-space indent, keys and numbers exactly as on the wire, non-ASCII
   as characters) in a `.no-copy` block, and under it a closed `<details class="raw-line">` whose code block holds
   the exact line from the file, so Material's copy button copies the wire bytes and not the pretty form;
@@ -26,7 +26,7 @@ from functools import cached_property
 from ..wire import accounting
 from ..wire.pairing import Ledger
 from ..wire.rules import RULES, ExpectedViolation
-from . import in_flight
+from . import in_flight_view
 from .pretty import META_HOLDER, meta_of, parse_keep_text, pretty, pretty_value
 from ..wire.protocol import id_key, valid_id
 from ..wire.transcript import classify
@@ -101,7 +101,7 @@ class Row:
     reply: Line | None = None
     after_reply: Line | None = None  # for a stdout-only row: the reply it came before on stdout
     related: list[Line] = field(default_factory=list)  # its own progress and listen stream, drawn above the reply
-    send: object = None  # its [[send]]; cancels, cancelled_by (line numbers), arrival: set by in_flight.annotate
+    send: object = None  # its [[send]]; cancels, cancelled_by (line numbers), arrival: set by in_flight_view.annotate
     cancels: int | None = None
     cancelled_by: int | None = None
     arrival: int | None = None
@@ -246,7 +246,7 @@ def _heading(row: Row) -> str:
         parts.append(f"error {error['code']}")
     if row.after_reply is not None:
         parts.append(f"on stdout before the reply on {html.escape(_where(row.after_reply))}")
-    return " · ".join(parts + in_flight.heading_parts(row))
+    return " · ".join(parts + in_flight_view.heading_parts(row))
 
 
 def _pretty_lines(line: Line | None) -> int:
@@ -266,10 +266,10 @@ def _row(row: Row) -> list[str]:
     out = [f'<div class="{classes}"{_data_id(row)} markdown>\n', "\n",
            f'<p class="exchange-heading">{_heading(row)}</p>\n', "\n"]
     if row.request is not None:
-        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind], in_flight.reason_note(row))
-    reply_title = in_flight.reply_title(row, _SIDE_TITLES[row.reply.kind]) if row.reply is not None else ""
+        out += _side(row.request, "request", _SIDE_TITLES[row.request.kind], in_flight_view.reason_note(row))
+    reply_title = in_flight_view.reply_title(row, _SIDE_TITLES[row.reply.kind]) if row.reply is not None else ""
     if row.related or row.kind == "cancelled":
-        out += in_flight.column(row, _side, reply_title)
+        out += in_flight_view.column(row, _side, reply_title)
     elif row.reply is not None:
         out += _side(row.reply, "reply", reply_title)
     elif row.kind == "unanswered":
@@ -301,7 +301,7 @@ def conversation(transcript: bytes, answer_key: bytes, violations: tuple[Expecte
         if 1 <= declared.line <= len(where):
             where[declared.line - 1].notes.append(declared)
     rows = pair(lines_in, lines_out)
-    in_flight.annotate(rows, classified, sends)
+    in_flight_view.annotate(rows, classified, sends)
     return rows
 
 

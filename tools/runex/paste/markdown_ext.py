@@ -19,6 +19,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from ..errors import PageError
+from ..examples.files import ExampleFiles
 from . import markers, pages
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout whose examples/ the views are read from
@@ -35,13 +36,14 @@ def expand(text: str, root: Path, page: str) -> str:
         return text
     segments = markers.parse(text, page)
     bodies: dict[int, list[str]] = {}
+    files = ExampleFiles(root)  # a page's views of one example read its files once
     for block in segments:
         if not isinstance(block, markers.Block) or not pages.is_conversation(block.target):
             continue
         if any(line.strip() for line in block.body):
             raise PageError(f"text between the markers of {block.target}: a conversation is rendered when the site "
                             f"is built, and its markers stay empty; run: {FIX}", file=page, line=block.line)
-        bodies[block.line] = pages.conversation_body(root, block, page, {})
+        bodies[block.line] = pages.conversation_body(root, block, page, files)
     return markers.render(segments, bodies) if bodies else text
 
 

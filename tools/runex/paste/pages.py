@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import ConfigError, PageError
 from ..examples import model
+from ..examples.files import ExampleFiles
 from ..examples.model import ANSWER_KEY, TRANSCRIPT
 from . import markers
 
@@ -47,7 +48,7 @@ def page_files(root: Path) -> list[Path]:
     return sorted(docs.rglob("*.md")) if docs.is_dir() else []
 
 
-def resolve_target(root: Path, target: str, page: str, line: int, pending: dict[Path, bytes] | None = None) -> Path:
+def resolve_target(root: Path, target: str, page: str, line: int, files: ExampleFiles | None = None) -> Path:
     """A marker path names a file under examples/; anything that leaves it is refused."""
     path_text = target.split("#", 1)[0]
     pure = PurePosixPath(path_text)
@@ -58,7 +59,7 @@ def resolve_target(root: Path, target: str, page: str, line: int, pending: dict[
     path = root / "examples" / pure
     if not path.resolve().is_relative_to(examples):
         raise PageError(f"marker path {path_text!r} leaves examples/ through a symlink", file=page, line=line)
-    if not path.is_file() and path.resolve() not in (pending or {}):  # an answer key about to be written is fine
+    if not path.is_file() and not (files and files.is_pending(path)):  # an answer key about to be written is fine
         raise PageError(f"marker names examples/{path_text}, which does not exist", file=page, line=line)
     return path
 
@@ -93,8 +94,8 @@ def language_for(path: Path, content: str) -> str:
     return lang
 
 
-def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResult:
-    """Compute the page as the tool would write it. `overrides` holds answer keys not yet written."""
+def paste_page(root: Path, path: Path, files: ExampleFiles) -> PageResult:
+    """Compute the page as the tool would write it, from `files` (the run's examples, and what it will write)."""
     rel = str(path.relative_to(root))
     try:  # bytes, not read_text(): a page's own line endings (CRLF too) are text outside markers, kept as they are
         old = path.read_bytes().decode("utf-8")
@@ -106,17 +107,15 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
     blocks = [s for s in segments if isinstance(s, markers.Block)]
     for block in blocks:
         if is_conversation(block.target):  # checked here, rendered when the site is built (markdown_ext.py)
-            conversation_body(root, block, rel, overrides)
+            conversation_body(root, block, rel, files)
             bodies[block.line] = []
             continue
         if is_http_view(block.target):
-            bodies[block.line] = http_body(root, block, rel, overrides)
+            bodies[block.line] = http_body(root, block, rel, files)
             continue
-        source = resolve_target(root, block.target, rel, block.line, overrides)
+        source = resolve_target(root, block.target, rel, block.line, files)
         source_rel = str(source.relative_to(root))
-        raw = overrides.get(source.resolve())
-        if raw is None:
-            raw = source.read_bytes()
+        raw = files.read(source)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -173,7 +172,7 @@ def is_http_view(target: str) -> bool:
     return len(parts) == 2 and parts[1] == HTTP_VIEW
 
 
-def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
     """NAME/http: the http.<impl>.jsonl records (about to be written, else checked in) as one table."""
     from ..wire import transcript as transcript_reader
     from . import http_view
@@ -181,19 +180,19 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     name = PurePosixPath(block.target).parts[0]
     shown = _line_range(block, name, page, HTTP_VIEW)
     try:
-        example = model.load_one(root, name)
+        example = files.example(name)
     except ConfigError as exc:
         raise PageError(f"cannot show the HTTP view of {name}: {exc}", file=page, line=block.line) from None
     if example is None or not example.config.http:
         raise PageError(f"marker names the HTTP view of {name!r}, but no example of that name sets http in its "
                         f"{model.CONFIG}", file=page, line=block.line)
-    records = {i.name.value: _pending_or_checked_in(example.http_file(i.name), overrides)
+    records = {i.name.value: files.read(example.http_file(i.name))
                for i in example.implementations if example.serves_http(i.name)}
-    key = _pending_or_checked_in(example.answer_key, overrides)
+    key = files.read(example.answer_key)
     if key is None or any(data is None for data in records.values()):
         raise PageError(f"marker names the HTTP view of {name}, whose answer key or http records are not written "
                         f"yet; run the tool without --check to write them", file=page, line=block.line)
-    lines, _ = transcript_reader.read(example.transcript, str(example.transcript.relative_to(root)))
+    lines, _ = transcript_reader.parse(files.read(example.transcript) or b"", str(example.transcript.relative_to(root)))
     reasons = {o.line: o.reason for o in example.config.http_overrides}
     files = [str(example.http_file(impl).relative_to(root)) for impl in records]
     if shown is not None and not all(n in {l.number for l in lines} for n in shown):
@@ -202,15 +201,9 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     return http_view.render(lines, key, records, reasons, block.indent, files, shown)
 
 
-def _pending_or_checked_in(path: Path, overrides: dict[Path, bytes]) -> bytes | None:
-    """What this run is about to write to `path` (`overrides`), else the file as checked in, else None."""
-    data = overrides.get(path.resolve())
-    return data if data is not None or not path.is_file() else path.read_bytes()
-
-
-def conversation_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+def conversation_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
     """NAME/conversation: the example's transcript (its own, or transcript_from's) and the answer key about to be
-    written (from `overrides`), else the one checked in, laid out as exchanges by exchanges.render."""
+    written (`files.pending`), else the one checked in, laid out as exchanges by exchanges.render."""
     # Only a page being pasted needs these, not one the page cache vouches for.
     from . import conversation_view as exchanges
     from . import run_here as browser
@@ -221,28 +214,27 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
     if not model.NAME_PATTERN.match(name) or not folder.is_dir():
         raise PageError(f"marker names the conversation of example {name!r}, but there is no folder "
                         f"examples/{name}", file=page, line=block.line)
-    config_rel = f"examples/{name}/{model.CONFIG}"
     try:
-        config = model.load_config(folder / model.CONFIG, config_rel)
+        config = files.config(name)
     except ConfigError as exc:
         raise PageError(f"cannot show the conversation of {name}: {exc}", file=page, line=block.line) from None
     transcript_dir = root / "examples" / (config.transcript_from or name)
     transcript = transcript_dir / TRANSCRIPT
     answer_key = folder / ANSWER_KEY
     resolve_target(root, str(transcript.relative_to(root / "examples")), page, block.line)  # inside examples/
-    key_bytes = _pending_or_checked_in(answer_key, overrides)
+    key_bytes = files.read(answer_key)
     if key_bytes is None:
         raise PageError(f"marker names the conversation of {name}, which has no {ANSWER_KEY} yet; run the "
                         f"tool without --check to write it", file=page, line=block.line)
     lane = None
     if config.stderr_lane is not None:  # the stderr lane: the file about to be written, else the checked-in one
         stderr_file = folder / model.STDERR_LANE
-        data = _pending_or_checked_in(stderr_file, overrides)
+        data = files.read(stderr_file)
         if data is None:
             raise PageError(f"marker names the conversation of {name}, whose stderr_lane has no {model.STDERR_LANE} "
                             f"yet; run the tool without --check to write it", file=page, line=block.line)
         lane = exchanges.StderrLane(config.stderr_lane, str(stderr_file.relative_to(root)), data)
-    run = browser.browser_run(root, name, config)
+    run = browser.browser_run(root, name, config, files)
     # "Run it here" runs the whole transcript, so only a whole view gets the button (a range is part of one); a range
     # of an example that runs in no language here still says why (run-here.js shows it once per page).
     runs_here = None
@@ -251,7 +243,7 @@ def conversation_body(root: Path, block: markers.Block, page: str, overrides: di
     elif run is not None and not run.runnable:
         runs_here = {"example": name, "not-here": run.attributes(root)["not-here"]}
     try:
-        return exchanges.render(transcript.read_bytes(), key_bytes, config.expected_violations,
+        return exchanges.render(files.read(transcript) or b"", key_bytes, config.expected_violations,
                                 str(transcript.relative_to(root)), str(answer_key.relative_to(root)), block.indent,
                                 stderr=lane, lines=lines, runs_here=runs_here, sends=config.sends)
     except exchanges.RangeError as exc:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..examples import model
+from ..examples.files import ExampleFiles
 
 RUNEX = Path(__file__).resolve().parent.parent  # tools/runex/
 
@@ -74,9 +75,10 @@ def top_level_imports(source: str) -> set[str]:
     return names
 
 
-def stdlib_only(server: Path) -> bool:
+def stdlib_only(server: Path, files: ExampleFiles | None = None) -> bool:
     try:
-        imported = top_level_imports(server.read_text(encoding="utf-8"))
+        source = files.read(server) if files is not None else server.read_bytes()
+        imported = top_level_imports((source or b"").decode("utf-8"))
     except (OSError, SyntaxError, UnicodeDecodeError):
         return False
     return all(name in sys.stdlib_module_names or name == "__future__" for name in imported)
@@ -99,9 +101,9 @@ def one_per_language(declared: list[tuple[str, str]], others: list[str], reason:
     return tuple(out.items())
 
 
-def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | None:
+def browser_run(root: Path, name: str, config: model.Config, files: ExampleFiles | None = None) -> BrowserRun | None:
     """What "Run it here" offers for example NAME, or None when it has neither a button nor a reason to show."""
-    from ..build import wasm
+    from ..builds import wasm
 
     impl_dir = root / "examples" / (config.implementations_from or name)
     impls = [i for i in model.implementations_in(impl_dir)
@@ -118,7 +120,7 @@ def browser_run(root: Path, name: str, config: model.Config) -> BrowserRun | Non
     python = next((i.entry for i in impls if i.name == model.ImplementationKind.PYTHON), None)
     if python is not None and "python" in declared:
         python = None
-    elif python is not None and not stdlib_only(python):
+    elif python is not None and not stdlib_only(python, files):
         why_not.append(("Python", f"{python.name} imports packages from outside the standard library, and the "
                                   f"browser runs it with the standard library only"))
         python = None

@@ -1,1 +1,1 @@
-"""The pipeline's output: what happened to each example and page, and its text for a terminal or a log."""
+"""A face: a Report's text for a terminal or a log."""

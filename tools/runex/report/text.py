@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..environment import default_root
-from .outcome import Status
+from ..examples.outcome import Status
 
 
 class Reporter:

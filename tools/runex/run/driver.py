@@ -9,9 +9,9 @@ key, the pages) reads RunResults only, so it does not know how the bytes travell
 Two drivers: `stdio.Lockstep`, the server's stdin and stdout, one line at a time, waiting for each request's reply;
 and `http.StreamableHttp` for an implementation example.toml declares to serve HTTP (the server listens on the
 sandbox's loopback and each line is POSTed), which records the HTTP side of each exchange beside the messages for
-the wire stage's HTTP rules. Transcripts that do not wait
-for each reply change how a driver paces its writes, not this contract: the accounting of what may be owed when
-(cancelled requests, progress, listen streams) belongs to the wire stage (wire/pairing.py).
+the wire stage's HTTP rules (wire/http.py). `paced.Paced` is the stdio driver for transcripts that do not wait for
+every reply (example.toml's [[send]]): it changes how the lines are paced, not this contract; what may be owed when
+belongs to the wire stage (wire/accounting.py).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..wire.transcript import TranscriptLine
 
-STDERR_TAIL_BYTES = 64 << 10  # the most of a server's stderr any driver keeps (its tail)
 
 
 @dataclass

@@ -6,19 +6,20 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..answer_key import compare
-from ..build import compile as build
+from ..builds import native
 from ..errors import BuildError, ExampleError
 from ..examples.model import Example, Implementation
-from ..report.outcome import Outcome, Status
+from ..examples.outcome import Outcome, Status
 from ..wire import rules
+from ..wire.check import MessageValidator
 from ..wire.rules import Problem
 from .driver import Driver
 
 
-def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, repeat: int,
-           validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox | None = None) -> Outcome:
+def verify(root: Path, example: Example, cache: native.Cache, *, check: bool, repeat: int,
+           validator: MessageValidator | None, sandbox: sandboxing.Sandbox | None = None) -> Outcome:
     started = time.monotonic()
     outcome = Outcome(example, root, Status.VERIFIED)
     sandbox = sandbox or sandboxing.Sandbox()
@@ -32,8 +33,8 @@ def verify(root: Path, example: Example, cache: build.Cache, *, check: bool, rep
     return outcome
 
 
-def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, *, check: bool, repeat: int,
-            validator: wire.MessageValidator | None, sandbox: sandboxing.Sandbox) -> None:
+def _verify(root: Path, example: Example, cache: native.Cache, outcome: Outcome, *, check: bool, repeat: int,
+            validator: MessageValidator | None, sandbox: sandboxing.Sandbox) -> None:
     # Imported here: a run whose every result is cached builds an Outcome but verifies nothing.
     from ..wire import transcript
 
@@ -77,11 +78,11 @@ def _verify(root: Path, example: Example, cache: build.Cache, outcome: Outcome, 
     _browser_stage(root, example, cache, check=check, sandbox=sandbox)
 
 
-def _browser_stage(root: Path, example: Example, cache: build.Cache, *, check: bool,
+def _browser_stage(root: Path, example: Example, cache: native.Cache, *, check: bool,
                    sandbox: sandboxing.Sandbox) -> None:
     """Each Rust implementation the reader's browser runs, built for wasm32-wasip1 (build/wasm.py); a BuildError
     fails the example, naming example.toml's [not_in_browser] as the way out."""
-    from ..build import wasm
+    from ..builds import wasm
 
     if not wasm.site_runs_rust(root):
         return
@@ -103,7 +104,7 @@ def driver_for(example: Example, impl: Implementation) -> Driver:
 
 
 def _transcript_stage(example: Example, outcome: Outcome, lines, found: list[Problem],
-                      validator: wire.MessageValidator | None) -> list[Problem] | None:
+                      validator: MessageValidator | None) -> list[Problem] | None:
     """The transcript's own rules: the problems it declares, or None (the outcome failed) when it breaks one."""
     from ..wire import check as wire
 
@@ -131,13 +132,13 @@ def _check_sends(example: Example, outcome: Outcome, lines) -> None:
         raise ConfigError(f"{rel}:{line}: {message}", file=rel, line=line)
 
 
-def _run_stage(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines, *,
+def _run_stage(root: Path, example: Example, impl: Implementation, cache: native.Cache, outcome: Outcome, lines, *,
                check: bool, repeat: int, sandbox: sandboxing.Sandbox,
-               validator: wire.MessageValidator | None) -> bytes | None:
+               validator: MessageValidator | None) -> bytes | None:
     """Build one implementation and hold the conversation `repeat` times through its transport's driver: its
     stdout, or None (the outcome failed)."""
     try:
-        built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
+        built = native.prepare(root, impl, cache, locked=check, sandbox=sandbox)
     except BuildError:
         outcome.compiled.append(impl.name)  # the compiler ran and failed: not a cached build
         raise
@@ -183,13 +184,13 @@ def _agreed(outputs: dict[str, bytes], outcome: Outcome, example: Example) -> by
 
 def _edited_file(impl: Implementation) -> Path:
     """The file an author edits to change what `impl` writes: a cargo project's src/main.rs, not its Cargo.toml."""
-    from ..report import stray_print
+    from . import stray_print
 
     return next(iter(stray_print.source_files(impl)), impl.entry)
 
 
 def _twin_faults(example: Example, outcome: Outcome, outputs: dict[str, bytes], lines,
-                 validator: wire.MessageValidator | None) -> None:
+                 validator: MessageValidator | None) -> None:
     """When twins disagree, the wire rules each one breaks (a stray print() on stdout, say), named at that twin's
     own file and put before the disagreement: the twin is what to fix, never the answer key."""
     from ..wire import check as wire
@@ -209,12 +210,12 @@ def _at_the_server(problem: Problem, impls: list[Implementation], outcome: Outco
                    stdout: bytes) -> tuple[str, str, int | None]:
     """A broken stdout rule named at the servers that wrote the line (twins that agree wrote the same stdout, so
     both broke it), never at the answer key, which is the one file an author must not edit; a stray line at the
-    print that wrote it (report/stray_print.py). Any other rule keeps its own file and line. Returns the text, the
+    print that wrote it (run/stray_print.py). Any other rule keeps its own file and line. Returns the text, the
     file and the line to annotate."""
     if rules.RULES.get(problem.rule) != "stdout":
         return str(problem), problem.file, problem.line
     if problem.rule == "stdout-not-a-message":
-        from ..report import stray_print
+        from . import stray_print
 
         return stray_print.report(problem, impls, outcome.root, stdout)
     servers = " and ".join(f"{outcome.rel(impl.entry)} ({impl.name})" for impl in impls)
@@ -243,7 +244,7 @@ def _wire_stage_cut_short(example: Example, impl: Implementation, outcome: Outco
 
 
 def _wire_stage(example: Example, outcome: Outcome, stdout: bytes, lines, transcript_expected: list[Problem],
-                validator: wire.MessageValidator | None) -> None:
+                validator: MessageValidator | None) -> None:
     """The stdout rules over the agreed stdout; a declared violation that did not happen fails too."""
     from ..wire import check as wire
 

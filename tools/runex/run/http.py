@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..examples.http_config import HttpOverride
 from ..wire import http as wire_http
 from ..wire import http_headers
 from ..wire.transcript import TranscriptLine
-from .driver import STDERR_TAIL_BYTES, RunResult
+from ..examples.model import STDERR_TAIL_BYTES
+from .driver import RunResult
 
 CLIENT = Path(__file__).with_name("http_client.py")
 TOOL_INSIDE = "/runex"  # where beside_the_server binds a script of the tool

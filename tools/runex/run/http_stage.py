@@ -11,18 +11,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..answer_key import compare
-from ..build import compile as build
+from ..builds import native
 from ..examples.model import Example, Implementation
-from ..report.outcome import Outcome
+from ..examples.outcome import Outcome
 from ..wire import http as wire_http
 from ..wire import rules
 from ..wire.rules import Problem
 from . import http
 
 
-def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, outcome: Outcome, lines,
+def run(root: Path, example: Example, impl: Implementation, cache: native.Cache, outcome: Outcome, lines,
         stdio_stdout: bytes, *, check: bool, repeat: int, sandbox: sandboxing.Sandbox) -> list | None:
     """The exchanges of `impl`'s HTTP run, or None (the outcome failed)."""
     rel_config = outcome.rel(example.dir / "example.toml")
@@ -33,7 +33,7 @@ def run(root: Path, example: Example, impl: Implementation, cache: build.Cache, 
         outcome.fail(f"{at}: [[http_override]] names line {stray[0].line}, but the transcript has lines 1 to "
                      f"{len(lines)}; fix the line number", rel_config, stray[0].toml_line)
         return None
-    built = build.prepare(root, impl, cache, locked=check, sandbox=sandbox)
+    built = native.prepare(root, impl, cache, locked=check, sandbox=sandbox)
     requests = http.plan(lines, example.config.http_overrides, tools_list_of(stdio_stdout, lines),
                          example.config.http_headers, example.config.http_get)
     rel_entry = outcome.rel(impl.entry)

@@ -22,13 +22,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from .. import toolchain
-from ..build import compile as build
+from ..builds import native
 from ..examples.model import ANSWER_KEY, TEST_RUNNERS, Example, ImplementationKind
-from ..report.outcome import Outcome, Status
+from ..examples.outcome import Outcome, Status
 
-TIMEOUT = build.BUILD_TIMEOUT  # a first `cargo test` compiles the tests' dependencies
+TIMEOUT = native.BUILD_TIMEOUT  # a first `cargo test` compiles the tests' dependencies
 WIDTH = 80  # pytest's terminal width without a terminal; its summary line is centred in it
 
 # (pattern, replacement) over the combined stdout and stderr, line by line; None drops the line.
@@ -40,7 +40,7 @@ NOISE = (
 PYTEST_SUMMARY = re.compile(r"^=+ (?P<what>.+) in \d+(\.\d+)?s(?: \([\d:.]+\))? =+$")
 
 
-def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: build.Cache, *, check: bool,
+def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: native.Cache, *, check: bool,
         repeat: int, sandbox: sandboxing.Sandbox) -> None:
     """Run the example's tests against `stdout` as its answer key (`repeat` times, their outputs compared); record
     their output or fail the outcome."""
@@ -52,7 +52,7 @@ def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: bu
         if sandbox.enabled and sandbox.as_root:
             Path(scratch).chmod(0o755)  # the sandboxed runner is nobody: it must enter the (read-only) copy
         if runner == "cargo":
-            build._fetch(root, impl, locked=check)  # the dev-dependencies: usually there already
+            native._fetch(root, impl, locked=check)  # the dev-dependencies: usually there already
         for _ in range(max(1, repeat)):
             code, text = _run_once(root, example, impl, cache, folder, sandbox)
             if code != 0:
@@ -63,11 +63,11 @@ def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: bu
         _record(example, outcome, outputs[0], check)
 
 
-def _run_once(root: Path, example: Example, impl, cache: build.Cache, folder: Path, sandbox: sandboxing.Sandbox
+def _run_once(root: Path, example: Example, impl, cache: native.Cache, folder: Path, sandbox: sandboxing.Sandbox
               ) -> tuple[int | None, str]:
     if example.config.test == "cargo":
         spec, cwd = _cargo_spec(root, impl, cache, folder, sandbox)
-        with build._workspace_build:  # one cargo at a time on the shared target folder
+        with native._workspace_build:  # one cargo at a time on the shared target folder
             return _run(spec, sandbox, cwd)
     spec, cwd = _pytest_spec(root, example, folder, sandbox)
     return _run(spec, sandbox, cwd)
@@ -97,48 +97,48 @@ def _verified_copy(example: Example, stdout: bytes, scratch: Path) -> Path:
 
 
 def _inside(root: Path, example: Example) -> str:
-    return f"{build.SOURCE_ROOT}/{example.dir.relative_to(root).as_posix()}"
+    return f"{native.SOURCE_ROOT}/{example.dir.relative_to(root).as_posix()}"
 
 
-def _cargo_spec(root: Path, impl, cache: build.Cache, folder: Path, sandbox: sandboxing.Sandbox
+def _cargo_spec(root: Path, impl, cache: native.Cache, folder: Path, sandbox: sandboxing.Sandbox
                 ) -> tuple[sandboxing.Spec, str | None]:
     """`cargo test` as compile.py runs `cargo build`: toolchain, sources and downloaded crates read-only, the target
     folder writable, no network; the verified copy bound over the example's own folder. --unsandboxed: on the
     host, in the example's own folder (its answer key as it is on disk)."""
-    workspace = build.workspace_of(impl)
+    workspace = native.workspace_of(impl)
     target = cache.cargo_targets / ("workspace" if workspace else impl.source_dir.name)
     target.mkdir(parents=True, exist_ok=True)
     tests = ["--test", "*", "--no-fail-fast", "--", "--test-threads=1"]
     if not sandbox.enabled:
         argv = ["cargo", "test", "--frozen", "--offline", "--manifest-path", str(impl.entry), *tests]
         return sandboxing.Spec(argv, env=dict(os.environ, CARGO_TARGET_DIR=str(target))), str(root)
-    build._writable_by_sandbox(target, sandbox)
+    native._writable_by_sandbox(target, sandbox)
     toolchain_dir = toolchain.sysroot()
-    host_src, inside_src = build._source_mount(root, impl, workspace)
+    host_src, inside_src = native._source_mount(root, impl, workspace)
     home = "/opt/cargo-home"
-    downloads = [build._cargo_home() / "registry", build._cargo_home() / "git"]
+    downloads = [native._cargo_home() / "registry", native._cargo_home() / "git"]
     env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": home, "CARGO_TARGET_DIR": "/target",
            "RUSTC": str(toolchain_dir / "bin" / "rustc"), "CARGO_TERM_COLOR": "never"}
-    manifest = f"{build.SOURCE_ROOT}/{impl.entry.relative_to(root).as_posix()}"
+    manifest = f"{native.SOURCE_ROOT}/{impl.entry.relative_to(root).as_posix()}"
     argv = [str(toolchain_dir / "bin" / "cargo"), "test", "--frozen", "--offline", "--manifest-path", manifest, *tests]
     read_only = ((str(toolchain_dir), str(toolchain_dir)), (host_src, inside_src),
                  *((str(d), f"{home}/{d.name}") for d in downloads if d.is_dir()),
-                 (str(folder), f"{build.SOURCE_ROOT}/{impl.source_dir.relative_to(root).as_posix()}"))
+                 (str(folder), f"{native.SOURCE_ROOT}/{impl.source_dir.relative_to(root).as_posix()}"))
     return sandboxing.Spec(argv, read_only=read_only, writable=((str(target), "/target"),), env=env,
-                           chdir=build.SOURCE_ROOT, limits=sandboxing.BUILD_LIMITS), None
+                           chdir=native.SOURCE_ROOT, limits=sandboxing.BUILD_LIMITS), None
 
 
 def _pytest_spec(root: Path, example: Example, folder: Path, sandbox: sandboxing.Sandbox
                  ) -> tuple[sandboxing.Spec, str | None]:
     """pytest on the tool's interpreter, mounted as a Python server's is (compile.python_launch)."""
-    launch = build.python_launch(example.implementation(ImplementationKind.PYTHON))
+    launch = native.python_launch(example.implementation(ImplementationKind.PYTHON))
     options = ["-m", "pytest", "-v", "--no-header", "--tb=short", "-p", "no:cacheprovider", "-p", "anyio"]
     if not sandbox.enabled:
         env = {**sandboxing.base_env(str(folder.parent)), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         return sandboxing.Spec([sys.executable, *options], env=env, limits=sandboxing.BUILD_LIMITS), str(folder)
     inside = _inside(root, example)
     env = {**sandboxing.base_env("/tmp"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    mounts = tuple(m for m in launch.mounts if not m[1].startswith(build.INSIDE)) + ((str(folder), inside),)
+    mounts = tuple(m for m in launch.mounts if not m[1].startswith(native.INSIDE)) + ((str(folder), inside),)
     return sandboxing.Spec([launch.inside[0], *options], read_only=mounts, env=env, chdir=inside,
                            limits=sandboxing.BUILD_LIMITS), None
 

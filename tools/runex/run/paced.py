@@ -17,7 +17,7 @@ import subprocess
 import time
 from typing import Callable
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..wire import accounting
 from ..wire.pairing import Ledger
 from ..wire.protocol import id_key

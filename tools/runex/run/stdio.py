@@ -18,10 +18,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..wire.protocol import id_key
 from ..wire.transcript import TranscriptLine
-from .driver import STDERR_TAIL_BYTES, RunResult
+from ..examples.model import STDERR_TAIL_BYTES
+from .driver import RunResult
 
 class _Pipes:
     """Non-blocking reads of stdout (kept whole, up to a cap) and stderr (only its tail is kept)."""

@@ -77,7 +77,7 @@ def cancel_target(message: object) -> object:
 # ---------------------------------------------------------------- the plan: what is in flight when each line is written
 
 @dataclass
-class Plan:
+class InFlight:
     outstanding: dict[int, frozenset[int]] = field(default_factory=dict)  # line -> owed lines unanswered as it goes
     cancelled: dict[int, int] = field(default_factory=dict)  # request line -> the line that cancels it in flight
     late_cancels: list[tuple[int, int]] = field(default_factory=list)  # (cancel line, request line answered before)
@@ -87,12 +87,12 @@ def by_line(sends: tuple[Send, ...]) -> dict[int, Send]:
     return {send.line: send for send in sends}
 
 
-def plan(lines, sends: tuple[Send, ...] = ()) -> Plan:
+def plan(lines, sends: tuple[Send, ...] = ()) -> InFlight:
     """Walk the transcript as the runner writes it. Before a line without [[send]], every owed reply has come; a
     `wait_for = "reply"` gate has line `of_line`'s; other gates promise no reply. A cancel naming a request written
     above is in flight (its reply not yet awaited) or late (already answered)."""
     paced = by_line(sends)
-    result = Plan()
+    result = InFlight()
     asked: dict[IdKey, int] = {}
     outstanding: set[int] = set()
     for line in lines:
@@ -156,7 +156,7 @@ def _check_wait(target, send: Send, bad) -> None:
             f"subscriptions/listen request")
 
 
-def _check_order(lines, send: Send, walked: Plan, bad) -> None:
+def _check_order(lines, send: Send, walked: InFlight, bad) -> None:
     other = send.answered_before
     silent = [n for n in (send.line, other) if not lines[n - 1].expects_reply]
     if silent:

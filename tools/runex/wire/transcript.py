@@ -49,7 +49,11 @@ def has_lone_surrogate(value: object) -> bool:
 
 
 def read(path: Path, rel: str) -> tuple[list[TranscriptLine], list[Problem]]:
-    data = path.read_bytes()
+    return parse(path.read_bytes(), rel)
+
+
+def parse(data: bytes, rel: str) -> tuple[list[TranscriptLine], list[Problem]]:
+    """A transcript's bytes as lines, and the problems of each (`rel` names the file in them)."""
     problems: list[Problem] = []
     lines: list[TranscriptLine] = []
     seen_ids: dict[object, int] = {}

@@ -7,7 +7,8 @@ import shlex
 from pathlib import Path
 
 from ..report.text import fix_command
-from . import model, page_stub, scaffold
+from ..examples import model
+from . import page_stub, scaffold
 
 
 def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..examples.model import Example
+from .model import Example
 from ..wire.rules import Problem
 
 

@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cache import prune as cache_gc
-from .. import sandbox as sandboxing
+from .. import cache_gc
+from .. import sandboxing
 from .. import toolchain
 from ..errors import BuildError
 from ..fsutil import sha256_file

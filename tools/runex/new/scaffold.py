@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..fsutil import write_atomic
-from .model import NAME_PATTERN, TRANSCRIPT
+from ..examples.model import NAME_PATTERN, TRANSCRIPT
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 RESERVED = {"serve", "new", "target"}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 MAX_AGE_DAYS = 30
 PRUNE_EVERY_HOURS = 24
-FOLDERS = ("builds", "verdicts", "pages")  # the entries of build/compile.py, cache/results.py and cache/pages.py
+FOLDERS = ("builds", "verdicts", "pages")  # the entries of builds/native.py, cache/results.py and cache/pages.py
 STAMP = "last-prune"
 
 

@@ -1,6 +1,6 @@
 """Build a Rust implementation for wasm32-wasip1, the module "Run it here" runs in the reader's browser.
 
-The same sources, the same sandbox and the same cache as the native build (build/compile.py): the key covers the
+The same sources, the same sandbox and the same cache as the native build (builds/native.py): the key covers the
 recipe, which names the target, so a module and a native binary of one example are two entries side by side. The
 module is checked by nothing here: the browser tests hold its stdout to the example's answer key.
 
@@ -15,10 +15,10 @@ import functools
 import subprocess
 from pathlib import Path
 
-from .. import sandbox as sandboxing
+from .. import sandboxing
 from ..errors import BuildError
 from ..examples.model import CONFIG, Example, Implementation, ImplementationKind
-from . import compile as native
+from . import native
 
 TARGET = "wasm32-wasip1"
 TARGET_FIX = f"rustup target add {TARGET}"  # what `make setup` and .ci/run run

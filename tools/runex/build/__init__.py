@@ -1,1 +1,0 @@
-"""The build stage: an implementation becomes a command line, compiled in the sandbox through the build cache."""

@@ -1,0 +1,1 @@
+"""A face: `new NAME`, a fresh example's twins, its page and the next steps."""
