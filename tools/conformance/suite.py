@@ -15,7 +15,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "node_modules" / "@modelcontextprotocol" / "conformance"
+NAME = "@modelcontextprotocol/conformance"
+PACKAGE = ROOT / "node_modules" / NAME
 NODE = ROOT / "node_modules" / ".bin" / "node"  # the npm package `node` (22): the suite needs fs.globSync
 REVISION = "2026-07-28"
 RUN_TIMEOUT = 600.0  # a guard against a run that never ends; a full run takes about 10 s
@@ -35,6 +36,25 @@ def installed() -> None:
     if not NODE.is_file() or not (PACKAGE / "dist" / "index.js").is_file():
         raise SuiteMissing("node_modules/.bin/node or the conformance suite is missing: run `make setup` "
                            "(npm ci installs both from package-lock.json)")
+
+
+def pinned(root: Path = ROOT) -> str | None:
+    """The version package.json pins (package-lock.json's, when it names one), or None: a checkout without the
+    suite keeps no record."""
+    manifest, lock = root / "package.json", root / "package-lock.json"
+    if not manifest.is_file():
+        return None
+    version = json.loads(manifest.read_text(encoding="utf-8")).get("dependencies", {}).get(NAME)
+    if version is None or not lock.is_file():
+        return version
+    locked = json.loads(lock.read_text(encoding="utf-8")).get("packages", {}).get(f"node_modules/{NAME}", {})
+    return locked.get("version", version)
+
+
+def installed_version() -> str:
+    """The version npm installed under node_modules: the one whose results a run records."""
+    installed()
+    return json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))["version"]
 
 
 def required() -> list[str]:
