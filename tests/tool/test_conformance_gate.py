@@ -69,7 +69,8 @@ def test_an_http_implementation_without_rows_is_named_at_its_http_key(tmp_path):
 def test_rows_of_an_implementation_that_no_longer_serves_http_are_named_at_their_first_line(tmp_path):
     root = web_repo(tmp_path)
     write(root / "examples/web/example.toml", "timeout = 5\n")
-    (problem,) = found(root)
+    problem, reasons = found(root)
+    assert reasons.startswith("tests/interop/conformance/web.yaml:1: reasons for web, which has no implementation")
     assert problem.startswith("tests/interop/conformance/record.jsonl:2: rows for web/python, which no longer")
     assert problem.endswith(f"; run: {WRITE}")
 
@@ -150,3 +151,17 @@ def test_check_and_the_plain_run_fail_on_a_stale_record_and_check_writes_nothing
     assert checked.out.rstrip().splitlines()[-1].startswith("Bring the conformance record in line")
     assert snapshot(root) == before, "--check writes nothing"
     assert invoke(root, env={"CI": ""}).returncode == 4, "the plain run fails on it too"
+
+
+def test_a_clean_verdict_is_remembered_until_anything_it_read_changes(tmp_path):
+    root = web_repo(tmp_path)
+    assert found(root) == [] and (root / gate.MEMO).is_file(), "a check that found nothing is remembered"
+    remembered = (root / gate.MEMO).read_bytes()
+    assert found(root) == [] and (root / gate.MEMO).read_bytes() == remembered
+    write(root / gate.DATA / "web.yaml", REASONS + "  - scenario: caching\n    reason: \"no such failure\"\n")
+    assert [p.split(": ")[0] for p in found(root)] == ["tests/interop/conformance/web.yaml:5"]
+    write(root / gate.DATA / "web.yaml", REASONS)
+    write(root / "examples/web/example.toml", "timeout = 5\n")
+    assert [p.split(": ")[0] for p in found(root)] == ["tests/interop/conformance/record.jsonl:2",
+                                                       "tests/interop/conformance/web.yaml:1"], \
+        "rows of an example that stopped serving HTTP, and its reasons"

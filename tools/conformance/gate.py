@@ -22,6 +22,8 @@ from . import record, suite
 
 DATA = Path("tests") / "interop" / "conformance"
 RECHECK = ".venv/bin/python tools/run_examples.py --check"
+PAGES_FILE = "pages.yaml"  # the scenario-to-page map beside the reasons
+MEMO = Path(".cache") / "run_examples" / "conformance-record.ok"  # the inputs of the last check that found nothing
 # Files in an implementation's folder that the tool writes: records of a run, not what the server is made of.
 WRITTEN = (model.HTTP_RECORDS.format(impl="*"), "tests.*.txt")
 
@@ -86,11 +88,47 @@ def check(root: Path, examples: list[model.Example], scope: set[str] | None = No
               for i in e.implementations if e.serves_http(i.name.value)}
     if scope is not None:
         served = {key: pair for key, pair in served.items() if pair[0].name in scope}
-    found = _header(root, header, rel, version, served)
+    digests = {key: source_digest(impl) for key, (_, impl) in served.items()}
+    memo = _memo_key(root, version, digests, scope, skip)
+    if _read_memo(root) == memo:  # nothing the verdict reads has changed since a check found nothing
+        return []
+    found = _header(root, header, rel, version, served, digests)
     found += _coverage(root, rows, rel, served, scope, skip)
     for name in sorted({e.name for e, _ in served.values()}):
         found += _reasons(root, name, [key for key in served if key.startswith(f"{name}/")], rows)
+    found += _orphan_reasons(root, {e.name for e, _ in served.values()}, scope, skip)
+    if not found:
+        _write_memo(root, memo)
     return found
+
+
+def _memo_key(root: Path, version: str, digests: dict[str, str], scope: set[str] | None, skip: set[str]) -> str:
+    """Everything the verdict reads: this module, the record and its reason files, the pinned version, which
+    implementations serve HTTP and their sources, the scope."""
+    digest = hashlib.sha256(json.dumps([version, sorted(digests.items()), sorted(scope) if scope is not None else None,
+                                        sorted(skip)]).encode())
+    for path in [Path(__file__), *sorted((root / DATA).glob("*"))]:
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _read_memo(root: Path) -> str | None:
+    try:
+        return (root / MEMO).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _write_memo(root: Path, memo: str) -> None:
+    """A cache under .cache/, like the tool's others (--check writes them too); one file, overwritten."""
+    from runex.fsutil import write_atomic
+
+    try:
+        (root / MEMO).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(root / MEMO, memo.encode())
+    except OSError:
+        pass  # a read-only checkout checks every time
 
 
 def _read(path: Path, rel: str) -> tuple[tuple[int, dict] | None, list[Row], list[StaleRecord]]:
@@ -110,7 +148,8 @@ def _read(path: Path, rel: str) -> tuple[tuple[int, dict] | None, list[Row], lis
 
 
 def _header(root: Path, header: tuple[int, dict] | None, rel: str, version: str,
-            served: dict[str, tuple[model.Example, model.Implementation]]) -> list[StaleRecord]:
+            served: dict[str, tuple[model.Example, model.Implementation]], digests: dict[str, str]
+            ) -> list[StaleRecord]:
     if header is None:
         return [StaleRecord(f"has no {record.HEADER} line (the suite's version and the sources the rows were made "
                             f"from); run: {record.WRITE}", file=rel, line=1)]
@@ -121,7 +160,7 @@ def _header(root: Path, header: tuple[int, dict] | None, rel: str, version: str,
                                  f"{version}; run: {record.WRITE}", file=rel, line=line))
     sources = made.get("sources", {})
     for key, (_, impl) in sorted(served.items()):
-        if key in sources and sources[key] != source_digest(impl):
+        if key in sources and sources[key] != digests[key]:
             entry = impl.entry.relative_to(root).as_posix()
             found.append(StaleRecord(f"{key}'s sources ({entry} and its folder) changed since the record was made; "
                                      f"run: {record.WRITE}", file=rel, line=line))
@@ -148,6 +187,18 @@ def _coverage(root: Path, rows: list[Row], rel: str, served: dict[str, tuple[mod
             continue
         found.append(StaleRecord(f"rows for {key}, which no longer serves Streamable HTTP (examples/{name}/"
                                  f"{model.CONFIG} names no `http` for it); run: {record.WRITE}", file=rel, line=line))
+    return found
+
+
+def _orphan_reasons(root: Path, serving: set[str], scope: set[str] | None, skip: set[str]) -> list[StaleRecord]:
+    """Reason files of examples that serve no HTTP (pages.yaml is the card's map, not reasons)."""
+    found = []
+    for path in sorted((root / DATA).glob("*.yaml")):
+        name = path.stem
+        if path.name == PAGES_FILE or name in serving or name in skip or (scope is not None and name not in scope):
+            continue
+        found.append(StaleRecord(f"reasons for {name}, which has no implementation serving Streamable HTTP; delete "
+                                 f"this file, then run: {RECHECK}", file=path.relative_to(root).as_posix(), line=1))
     return found
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +63,8 @@ def column(record: list[dict], impl: str) -> dict[tuple[str, str], str]:
 
 def write(text: str, path: Path = RECORD) -> None:
     """Whole or not at all: a temporary file beside it, then a rename."""
+    import tempfile  # here: run_examples.py reads the record on every run and never writes it
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
