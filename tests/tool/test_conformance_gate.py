@@ -45,8 +45,8 @@ def web_repo(tmp_path, examples=None, rows=(PASS, FAIL), **kept):
     return root
 
 
-def found(root, scope=None) -> list[str]:
-    return [str(error) for error in gate.check(root, model.discover(root)[0], scope)]
+def found(root, scope=None, remembered: bool = True) -> list[str]:
+    return [str(error) for error in gate.check(root, model.discover(root)[0], scope, remembered=remembered)]
 
 
 def test_a_record_that_matches_its_examples_passes(tmp_path):
@@ -165,3 +165,15 @@ def test_a_clean_verdict_is_remembered_until_anything_it_read_changes(tmp_path):
     assert [p.split(": ")[0] for p in found(root)] == ["tests/interop/conformance/record.jsonl:2",
                                                        "tests/interop/conformance/web.yaml:1"], \
         "rows of an example that stopped serving HTTP, and its reasons"
+
+
+def test_a_remembered_verdict_is_not_read_where_caches_are_not(tmp_path):
+    root = web_repo(tmp_path)
+    assert found(root) == []
+    key = (root / gate.MEMO).read_text(encoding="utf-8")
+    (root / gate.DATA / "web.yaml").unlink()  # the failure loses its reason ...
+    write(root / gate.MEMO, gate._memo_key(root, PIN, {"web/python": gate.source_digest(
+        model.discover(root)[0][0].implementations[0])}, None, set()))  # ... and a forged memo says all is well
+    assert found(root) == [], "a local run trusts its cache, as it trusts cached verdicts"
+    assert len(found(root, remembered=False)) == 1, "CI (and --fresh) check again"
+    assert key != (root / gate.MEMO).read_text(encoding="utf-8")

@@ -71,9 +71,10 @@ def source_digest(impl: model.Implementation) -> str:
 
 
 def check(root: Path, examples: list[model.Example], scope: set[str] | None = None,
-          skip: set[str] = frozenset()) -> list[StaleRecord]:
+          skip: set[str] = frozenset(), remembered: bool = True) -> list[StaleRecord]:
     """Every way the record at `root` no longer matches `examples`. scope: only these examples' rows and reasons
-    (None: the whole record, rows of examples that are gone included); skip: examples that did not load."""
+    (None: the whole record, rows of examples that are gone included); skip: examples that did not load;
+    remembered: whether the last clean verdict may stand in (not in CI, nor with --fresh, like the tool's caches)."""
     version = suite.pinned(root)
     if version is None:
         return []
@@ -90,7 +91,7 @@ def check(root: Path, examples: list[model.Example], scope: set[str] | None = No
         served = {key: pair for key, pair in served.items() if pair[0].name in scope}
     digests = {key: source_digest(impl) for key, (_, impl) in served.items()}
     memo = _memo_key(root, version, digests, scope, skip)
-    if _read_memo(root) == memo:  # nothing the verdict reads has changed since a check found nothing
+    if remembered and _read_memo(root) == memo:  # nothing the verdict reads has changed since a check found nothing
         return []
     found = _header(root, header, rel, version, served, digests)
     found += _coverage(root, rows, rel, served, scope, skip)

@@ -341,7 +341,7 @@ def check_record(planned: Plan) -> list[ToolError]:
     options = planned.options
     whole = not options.names and (options.shard is None or options.shard[0] == 1)
     return list(gate.check(planned.root, planned.examples, None if whole else {e.name for e in planned.chosen},
-                           skip={example_of(e) for e in planned.broken}))
+                           skip={example_of(e) for e in planned.broken}, remembered=options.reads_caches))
 
 
 def _restore_locks_of_failed(planned: Plan, outcomes: list[Outcome]) -> None:
