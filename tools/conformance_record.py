@@ -30,15 +30,22 @@ def listing(names: list[str]) -> dict:
 
 
 def measure_all() -> str:
+    version = suite.installed_version()
+    if version != suite.pinned(ROOT):
+        sys.exit(f"node_modules holds {suite.NAME} {version}, package-lock.json pins {suite.pinned(ROOT)}; "
+                 f"run: make setup")
     cases = collect.http_implementations()
     examples = {e["name"]: e for e in listing(sorted({name for name, _ in cases}))["examples"]}
-    found = {}
+    found, sources = {}, collect.source_digests(cases)  # the sources as they were before the runs began
     for name, impl in cases:
         entry = next(i for i in examples[name]["implementations"] if i["name"] == impl)
         print(f"conformance: {name}/{impl}", file=sys.stderr)
         found[collect.key(name, impl)] = collect.measure(entry["command"], ROOT / examples[name]["dir"],
                                                          entry["entry"])
-    return record.dump(record.rows(suite.required(), found, suite.about()))
+    if collect.source_digests(cases) != sources:
+        sys.exit("an example's sources changed while the suite ran; nothing written. Run it again: "
+                 f"{record.WRITE}")
+    return record.dump(record.rows(suite.required(), found, suite.about()), version, sources)
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ DATA = ROOT / "tests" / "interop" / "conformance"
 MARKER = re.compile(r"<!-- conformance-card: (?P<part>[a-z]+) -->")
 PAGE = "mcp/conformance.md"  # the page that holds the marker: links are written relative to it
 LANGUAGES = {"cargo": "Rust", "rust": "Rust", "python": "Python"}
+ROW_ID = "scenario-{scenario}"  # each scenario row's anchor: the teaching pages link to it, so it never changes
 
 
 class CardError(RuntimeError):
@@ -48,6 +49,11 @@ def title(target: str) -> str:
     text = (ROOT / "docs" / path).read_text(encoding="utf-8")
     match = re.search(r"^title: *\"?(?P<title>.*?)\"?$", text.split("\n---", 1)[0], re.M)
     return match["title"] if match else path
+
+
+def row_id(scenario: str) -> str:
+    """The anchor of a scenario's row on the card: `mcp/conformance.md#scenario-tools-list` from another page."""
+    return ROW_ID.format(scenario=scenario)
 
 
 def by_scenario(rows: list[dict]) -> dict[str, list[dict]]:
@@ -89,7 +95,8 @@ def scenarios(grouped: dict[str, list[dict]], impls: list[str], pages: dict[str,
     for scenario, checks in grouped.items():
         taught = f"[{title(pages[scenario])}]({link(pages[scenario])})" if scenario in pages else ""
         cells = " | ".join(example_cell(checks, members) for members in examples.values())
-        lines.append(f"| `{scenario}` | {checks[0]['about'].replace('|', '/')} | {taught} | {cells} |")
+        anchor = f'<a id="{row_id(scenario)}"></a>'
+        lines.append(f"| {anchor}`{scenario}` | {checks[0]['about'].replace('|', '/')} | {taught} | {cells} |")
     return lines
 
 

@@ -19,6 +19,16 @@ def http_implementations(root: Path = ROOT) -> list[tuple[str, str]]:
     return [(e.name, i.name.value) for e in examples for i in e.implementations if e.serves_http(i.name.value)]
 
 
+def source_digests(cases: list[tuple[str, str]], root: Path = ROOT) -> dict[str, str]:
+    """Each implementation's source digest (gate.source_digest), which the record's header keeps."""
+    from runex.examples import model
+
+    from .gate import source_digest
+
+    examples = {e.name: e for e in model.discover(root)[0]}
+    return {key(name, impl): source_digest(examples[name].implementation(impl)) for name, impl in cases}
+
+
 def key(example: str, impl: str) -> str:
     return f"{example}/{impl}"
 

@@ -12,10 +12,10 @@ import re
 import subprocess
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "node_modules" / "@modelcontextprotocol" / "conformance"
+NAME = "@modelcontextprotocol/conformance"
+PACKAGE = ROOT / "node_modules" / NAME
 NODE = ROOT / "node_modules" / ".bin" / "node"  # the npm package `node` (22): the suite needs fs.globSync
 REVISION = "2026-07-28"
 RUN_TIMEOUT = 600.0  # a guard against a run that never ends; a full run takes about 10 s
@@ -37,9 +37,30 @@ def installed() -> None:
                            "(npm ci installs both from package-lock.json)")
 
 
+def pinned(root: Path = ROOT) -> str | None:
+    """The version package.json pins (package-lock.json's, when it names one), or None: a checkout without the
+    suite keeps no record."""
+    manifest, lock = root / "package.json", root / "package-lock.json"
+    if not manifest.is_file():
+        return None
+    version = json.loads(manifest.read_text(encoding="utf-8")).get("dependencies", {}).get(NAME)
+    if version is None or not lock.is_file():
+        return version
+    locked = json.loads(lock.read_text(encoding="utf-8")).get("packages", {}).get(f"node_modules/{NAME}", {})
+    return locked.get("version", version)
+
+
+def installed_version() -> str:
+    """The version npm installed under node_modules: the one whose results a run records."""
+    installed()
+    return json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))["version"]
+
+
 def required() -> list[str]:
     """The server scenarios the revision requires, in the suite's own order."""
     installed()
+    import yaml  # here: run_examples.py's check of the record imports this module on every run
+
     data = yaml.safe_load((PACKAGE / "requirements" / f"{REVISION}.yaml").read_text(encoding="utf-8"))
     return list(data["server"])
 

@@ -163,7 +163,7 @@ def exit_code(report: pipeline.Report) -> int:
     """The first that applies: an example failed (or an input changed), a page is broken, drift under --check."""
     if report.failed:
         return EXIT_EXAMPLE_FAILED
-    if report.pastes.errors:
+    if report.pastes.errors or report.stale_record:
         return EXIT_BROKEN_PAGE
     if report.options.check and report.drifted:
         return EXIT_DRIFT

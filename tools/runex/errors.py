@@ -16,7 +16,8 @@ EXIT_CODES_HELP = """exit codes:
   2  usage error: bad arguments, unknown example name, missing schema package
   3  an example failed: bad example.toml or layout, build error, crash, hang, flood, wire violation,
      twins disagree, nondeterminism
-  4  a page is broken: bad marker, unknown file or region, path escape, example pasted by no page
+  4  a page is broken: bad marker, unknown file or region, path escape, example pasted by no page, or the
+     conformance report card's record no longer matches the examples it is about
   5  drift (--check only): an answer key or a pasted block differs from what the tool would write
   6  no sandbox: bubblewrap is missing or cannot create namespaces here (the message says how to fix it)"""
 

@@ -3,7 +3,8 @@
     plan             example files -> Plan (what to run, the sandbox, the caches, the integrity snapshot)
     verify_examples  Plan -> [Outcome]: build, run (run/), wire check (wire/), answer key, per example
     paste_pages      Plan, [Outcome] -> Pastes: every page pasted from what the run verified (paste/)
-    settle           Plan, [Outcome], Pastes -> Report: the integrity gate, then the writes and the caches
+    settle           Plan, [Outcome], Pastes -> Report: the integrity gate, then the writes and the caches;
+                     and the conformance report card's record held to the examples it is about (check_record)
 
 `cli.py` parses arguments into Options, prints the Report and picks the exit code; the MkDocs plugin
 (mkdocs_plugin.py) calls `run` under `mkdocs serve` and logs the Report. A `Listener` hears each example as it
@@ -24,7 +25,7 @@ from .cache import pages as page_cache
 from . import cache_gc
 from .cache import results as results_cache
 from .environment import in_ci
-from .errors import ExampleError, PageError, UsageError
+from .errors import ExampleError, PageError, ToolError, UsageError
 from .examples import model
 from .examples.files import ExampleFiles
 from .fsutil import remove_leftovers, write_atomic
@@ -100,6 +101,7 @@ class Report:
     pastes: Pastes
     removed: list[str] = field(default_factory=list)
     tampered: integrity.TamperedError | None = None  # an input changed during the run: nothing was written
+    stale_record: list[ToolError] = field(default_factory=list)  # the conformance record no longer matches
     written_pages: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -305,7 +307,8 @@ def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
     """Stage 4: prove no input changed during the run, then (without --check) write answer keys and pages, and
     record what was verified in the caches."""
     options, root = planned.options, planned.root
-    report = Report(options, root, outcomes, planned.broken, pastes, removed=planned.removed)
+    report = Report(options, root, outcomes, planned.broken, pastes, removed=planned.removed,
+                    stale_record=check_record(planned))
     if not options.check:
         _restore_locks_of_failed(planned, outcomes)
     # Keyed now, from the inputs as the integrity check below proves they were all along, with the answer key as
@@ -329,6 +332,18 @@ def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
     cache_gc.prune(planned.builds.dir.parent)
     report.seconds = time.monotonic() - planned.started
     return report
+
+
+def check_record(planned: Plan) -> list[ToolError]:
+    """The conformance report card's record against the examples as they are (tools/conformance/gate.py): read,
+    never written, and the suite never run here. A run of some examples (names, a shard after the first) checks
+    only theirs; the whole run, or the first shard, also the record's rows of examples that are gone."""
+    from conformance import gate  # tools/, beside runex: the record's own package
+
+    options = planned.options
+    whole = not options.names and (options.shard is None or options.shard[0] == 1)
+    return list(gate.check(planned.root, planned.examples, None if whole else {e.name for e in planned.chosen},
+                           skip={example_of(e) for e in planned.broken}, remembered=options.reads_caches))
 
 
 def _restore_locks_of_failed(planned: Plan, outcomes: list[Outcome]) -> None:

@@ -79,6 +79,8 @@ class Reporter:
         pastes = report.pastes
         for error in pastes.errors:
             self.failure("broken  ", error)
+        for error in report.stale_record:
+            self.failure("stale   ", error)
         if report.tampered is not None:
             self.line(f"{self.paint('failed  ', 'red')} {report.tampered}")
             self.annotate(report.tampered.file, None, report.tampered.message)
@@ -146,6 +148,8 @@ def summary(report) -> str:
                  + (f" ({len(pastes.cache.hits)} cached)" if pastes.cache.hits else "")
                  + (f"; {len(unpasted)} example{'s' if len(unpasted) != 1 else ''} pasted by no page"
                     if unpasted else ""))
+    if report.stale_record:
+        page_note += f"; the conformance record: {len(report.stale_record)} out of date"
     total = len(outcomes) + len(report.broken)
     return (f"{total} example{'s' if total != 1 else ''}: {', '.join(parts) or 'none'}; {page_note} "
             f"in {report.seconds:.1f} s")
@@ -160,6 +164,8 @@ def fix_line(report) -> str | None:
     if report.pastes.errors:
         return (f"Fix the page marker{'s' if len(report.pastes.errors) > 1 else ''} above, then run: "
                 f"{fix_command(names, root)}")
+    if report.stale_record:
+        return f"Bring the conformance record in line as each line above says, then run: {fix_command(names, root)}"
     if report.options.check and report.drifted:
         return f"Update answer keys and pages with: {fix_command(names, root)}"
     return None
