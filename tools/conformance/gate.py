@@ -59,7 +59,7 @@ class Reason:
 def source_digest(impl: model.Implementation) -> str:
     """sha256 over the files the build cache keys this implementation by (build.source_files), in its own folder
     (not the workspace's manifest and lock, which every cargo example shares), without the tool's records."""
-    from runex.build.compile import source_files
+    from runex.builds.native import source_files
 
     digest = hashlib.sha256()
     for path in source_files(impl):
