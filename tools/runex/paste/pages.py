@@ -14,6 +14,7 @@ from . import markers
 
 CONVERSATION = "conversation"  # NAME/conversation: a virtual target, the transcript and answer key as exchanges
 HTTP_VIEW = "http"  # NAME/http: a virtual target, the HTTP records of every implementation as one table
+SSE_VIEW = "sse"  # NAME/sse#LINE: a virtual target, that line's POST with curl and each SSE stream recorded
 
 LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
 
@@ -112,6 +113,9 @@ def paste_page(root: Path, path: Path, overrides: dict[Path, bytes]) -> PageResu
         if is_http_view(block.target):
             bodies[block.line] = http_body(root, block, rel, overrides)
             continue
+        if is_view(block.target, SSE_VIEW):
+            bodies[block.line] = sse_body(root, block, rel, overrides)
+            continue
         source = resolve_target(root, block.target, rel, block.line, overrides)
         source_rel = str(source.relative_to(root))
         raw = overrides.get(source.resolve())
@@ -169,8 +173,12 @@ def is_conversation(target: str) -> bool:
 
 
 def is_http_view(target: str) -> bool:
+    return is_view(target, HTTP_VIEW)
+
+
+def is_view(target: str, view: str) -> bool:
     parts = PurePosixPath(target.split("#", 1)[0]).parts
-    return len(parts) == 2 and parts[1] == HTTP_VIEW
+    return len(parts) == 2 and parts[1] == view
 
 
 def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
@@ -200,6 +208,45 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
         raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
                         line=block.line)
     return http_view.render(lines, key, records, reasons, block.indent, files, shown)
+
+
+def sse_body(root: Path, block: markers.Block, page: str, overrides: dict[Path, bytes]) -> list[str]:
+    """NAME/sse#LINE: that line sent with curl, and the SSE stream each implementation's record holds for it."""
+    from ..wire import transcript as transcript_reader
+    from . import sse_view
+
+    name = PurePosixPath(block.target).parts[0]
+    shown = _line_range(block, name, page, SSE_VIEW)
+    example = _http_example(root, name, block, page, "SSE view")
+    if shown is None or shown[0] != shown[1]:
+        raise PageError(f"{block.target}: an SSE view shows one transcript line, such as {name}/{SSE_VIEW}#2",
+                        file=page, line=block.line)
+    records = {i.name.value: _pending_or_checked_in(example.http_file(i.name), overrides)
+               for i in example.implementations if example.serves_http(i.name)}
+    if any(data is None for data in records.values()):
+        raise PageError(f"marker names the SSE view of {name}, whose http records are not written yet; run the "
+                        f"tool without --check to write them", file=page, line=block.line)
+    lines, _ = transcript_reader.read(example.transcript, str(example.transcript.relative_to(root)))
+    line = next((l for l in lines if l.number == shown[0]), None)
+    if line is None:
+        raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
+                        line=block.line)
+    files = {impl: str(example.http_file(impl).relative_to(root)) for impl in records}
+    try:
+        return sse_view.render(name, line.number, line.raw, records, files, block.indent)
+    except sse_view.NoStream as exc:
+        raise PageError(f"{block.target}: {exc}", file=page, line=block.line) from None
+
+
+def _http_example(root: Path, name: str, block: markers.Block, page: str, view: str) -> model.Example:
+    try:
+        example = model.load_one(root, name)
+    except ConfigError as exc:
+        raise PageError(f"cannot show the {view} of {name}: {exc}", file=page, line=block.line) from None
+    if example is None or not example.config.http:
+        raise PageError(f"marker names the {view} of {name!r}, but no example of that name sets http in its "
+                        f"{model.CONFIG}", file=page, line=block.line)
+    return example
 
 
 def _pending_or_checked_in(path: Path, overrides: dict[Path, bytes]) -> bytes | None:
@@ -268,7 +315,7 @@ def _line_range(block: markers.Block, name: str, page: str, view: str = CONVERSA
         return None
     found = _RANGE.match(block.region or "")
     if not found or int(found["last"] or found["first"]) < int(found["first"]):
-        what = "a conversation" if view == CONVERSATION else "an HTTP view"
+        what = {CONVERSATION: "a conversation", SSE_VIEW: "an SSE view"}.get(view, "an HTTP view")
         raise PageError(f"{block.target}: after # {what} takes transcript lines, such as "
                         f"{name}/{view}#7-9 or {name}/{view}#3", file=page, line=block.line)
     return int(found["first"]), int(found["last"] or found["first"])
