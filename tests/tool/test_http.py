@@ -543,3 +543,38 @@ def test_the_record_keeps_each_event_s_fields_and_the_stream_without_keep_alives
     assert entry["sse"] == [{"event": "message", "data": "notifications/progress"},
                             {"event": "message", "data": "response"}]
     assert entry["stream"].startswith("event: message\ndata: ") and "ping" not in entry["stream"]
+
+
+SSE_REPLY = '''
+    def BEFORE(handler, msg):
+        if msg.get("id") != 2:
+            return False
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        handler.wfile.write(b"event: message\\r\\ndata: " + json.dumps(reply(msg), separators=(",", ":")).encode()
+                            + b"\\r\\n\\r\\n")
+        return True
+    '''
+
+
+def test_an_sse_view_shows_the_line_sent_with_curl_and_the_recorded_stream(tmp_path):
+    from support.tool_repos import page
+
+    source = HTTP_TWIN + textwrap.dedent(SSE_REPLY) + SERVE
+    root = make_repo(tmp_path, {"srv": {"server.py": source, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": "http = true\n"}},
+                     pages={"examples.md": page("srv/transcript.jsonl", "srv/sse#3")})
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    assert _records(root)[2]["sse"] == [{"event": "message", "data": "response"}]
+    text = (root / "docs/examples.md").read_text()
+    assert "$ curl -N -X POST http://127.0.0.1:8000/mcp \\" in text and "-H 'Mcp-Method: tools/list' \\" in text
+    assert '    event: message\n    data: {"jsonrpc":"2.0","id":2,' in text, text
+    assert "examples/srv/http.python.jsonl` recorded it (line ends CRLF" in text
+    for target, said in (("srv/sse#1", "no implementation of srv answered transcript line 1 with an SSE stream"),
+                         ("srv/sse#1-3", "an SSE view shows one transcript line"),
+                         ("srv/sse#9", "the transcript of srv has lines 1 to 3")):
+        (root / "docs/examples.md").write_text(page("srv/transcript.jsonl", target))
+        wrong = invoke(root)
+        assert wrong.returncode == 4 and "docs/examples.md:" in wrong.out and said in wrong.out, (target, wrong.out)
