@@ -156,9 +156,9 @@ async def serve_stdio() -> None:
 
 def serve_http(address: str) -> None:
     host, _, port = address.rpartition(":")
-    # No json_response=True: in that mode the SDK has nowhere to put a handler's notifications and drops them.
-    # In its default SSE mode a reply is still one JSON body unless the handler sends a notification first; then
-    # it is an SSE stream, the notifications first and the result last. For a 127.0.0.1 host the SDK checks
+    # No json_response=True: in that mode the SDK has nowhere to put a handler's notifications and drops them. In
+    # its default SSE mode a reply is one JSON body unless the handler sends a notification first (or runs 15 s);
+    # then it is an SSE stream, the notifications first and the result last. For a 127.0.0.1 host the SDK checks
     # Host and Origin by itself.
     app = server.streamable_http_app(stateless_http=True, host=host)
     app.add_middleware(RefuseVersionMismatch)  # outermost: before the SDK routes by the header
