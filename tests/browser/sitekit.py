@@ -176,8 +176,9 @@ def expected_blocks(root: Path, doc: Doc) -> list[Expected]:
     found = []
     for segment in markers.parse(source_text, doc.src):
         if not isinstance(segment, markers.Block) or pages.is_conversation(segment.target) \
-                or pages.is_http_view(segment.target):
-            continue  # a view is no file: test_conversation.py checks conversations, test_http_view.py the HTTP table
+                or pages.is_http_view(segment.target) or pages.is_view(segment.target, pages.SSE_VIEW):
+            continue  # a view is no file: test_conversation.py checks conversations, test_http_view.py the HTTP
+            # table and the SSE view
         source_rel = f"examples/{segment.path}"
         file_text = (root / source_rel).read_text(encoding="utf-8")
         text = markers.extract_region(file_text, segment.region, source_rel)

@@ -39,6 +39,48 @@ def _records(target: str) -> dict[str, list[dict]]:
             for p in sorted(folder.glob("http.*.jsonl"))}
 
 
+def _sse_targets(src: str) -> list[str]:
+    text = (ROOT / src).read_text(encoding="utf-8")
+    return [s.target for s in markers.parse(text, src)
+            if isinstance(s, markers.Block) and pages.is_view(s.target, pages.SSE_VIEW)]
+
+
+WITH_SSE = [(d.src, t) for d in discover_docs(ROOT) for t in _sse_targets(d.src)]
+
+_BLOCKS = """() => [...document.querySelectorAll("article .highlight")].map(b => ({
+  title: (b.querySelector(".filename") || {}).textContent || "",
+  code: (b.querySelector("code") || {}).textContent || "",
+}))"""
+
+
+def test_some_page_shows_an_sse_stream():
+    assert WITH_SSE, "no page has a <!-- example-begin: NAME/sse#LINE --> marker pair"
+
+
+@pytest.mark.parametrize("src, target", WITH_SSE)
+def test_the_sse_view_shows_curl_and_each_recorded_stream(chromium, site, src, target):
+    line = int(target.partition("#")[2])
+    streams = {impl: next(r["stream"] for r in recs if r.get("line") == line and "stream" in r)
+               for impl, recs in _records(target).items() if any(r.get("line") == line and "stream" in r for r in recs)}
+    context = new_context(chromium, site, search=False)
+    try:
+        page = open_page(context, site)
+        page.goto(site.url(site.doc(src)), wait_until="load")
+        blocks = page.evaluate(_BLOCKS)
+    finally:
+        context.close()
+    assert streams, f"{target}: no implementation's record holds a stream for line {line}"
+    for impl, stream in streams.items():
+        title = f"curl -N: transcript line {line}, {impl}"
+        block = next((b for b in blocks if b["title"].strip() == title), None)
+        assert block is not None, f"{src}: no block titled {title!r}: {[b['title'] for b in blocks]}"
+        assert block["code"].startswith("$ curl -N -X POST http://127.0.0.1:8000/mcp"), block["code"][:200]
+        shown = block["code"].split("\n", 1)[1]
+        # A code block drops its last blank line, the one that ends the stream's last event.
+        assert stream.replace("\r\n", "\n").rstrip("\n") in shown, \
+            f"{src}: the {impl} block does not show the recorded stream"
+
+
 def test_some_page_shows_an_http_view():
     assert WITH_HTTP, "no page has a <!-- example-begin: NAME/http --> marker pair"
 
@@ -62,4 +104,8 @@ def test_the_table_has_a_row_per_request_and_marks_what_differs(chromium, site, 
         statuses = {recs[index]["status"] for recs in records.values()}
         marked = any("(differs)" in cell for cell in row)
         assert marked == (len(statuses) > 1), f"{src}: row {index + 1} {row}: statuses {statuses}"
+        for column, recs in enumerate(records.values(), start=2):
+            if recs[index].get("sse"):  # an SSE reply names its events in order, the reply last
+                assert "SSE:" in row[column] and row[column].rstrip().endswith(")") and "the reply" in row[column], \
+                    f"{src}: row {index + 1}: an SSE reply's cell does not list its events: {row[column]!r}"
     assert overflow <= 1, f"{src}: the page is {overflow}px wider than a phone's screen"

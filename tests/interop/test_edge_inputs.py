@@ -268,7 +268,7 @@ def surrogate_transcript(example: dict) -> list[str]:
 
 # Twins built on the SDKs (rmcp and the mcp package) both drop such a line without a reply, as
 # test_the_sdks_drop_a_line_with_a_lone_surrogate_without_a_reply_and_read_on states for each SDK.
-SDK_TWINS = {"authorization", "conformance-reference", "input-required", "streamable-http"}
+SDK_TWINS = {"authorization", "conformance-reference", "input-required", "sse-progress", "streamable-http"}
 TWIN_CASES = [example for example in declared()
               if {"python"} < {impl["name"] for impl in example["implementations"]}
               and example["name"] not in SDK_TWINS]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from runex.wire import http as wire_http
 from runex.wire import http_headers
 from support.repo import free_port
-from support.tool_repos import HTTP_TWIN, SERVE, invoke, jsonl, make_repo, note, req
+from support.tool_repos import HTTP_TWIN, SERVE, invoke, jsonl, make_repo, note, req, temp_files
 
 # The spec's own examples (streamable-http.mdx, "Value Encoding").
 @pytest.mark.parametrize("value, header", [
@@ -439,3 +440,141 @@ def test_an_http_view_with_a_line_range_shows_those_lines_and_the_get_after_them
     (root / "docs/examples.md").write_text(page("srv/transcript.jsonl", "srv/http#4-9"))
     wrong = invoke(root)
     assert wrong.returncode == 4 and "docs/examples.md" in wrong.out and "lines 1 to 3" in wrong.out, wrong.out
+
+
+# Broken SSE streams. Each answers request 2 (transcript line 3) with text/event-stream and then misbehaves; each
+# must fail with an error naming the example's file and line, write nothing, and leave no process behind (the
+# server starts a `sleep` with an odd argument first, looked for in /proc afterwards).
+SSE_START = '''
+    import subprocess, time
+
+    def stream(handler, msg):
+        subprocess.Popen(["sleep", "4242.17"])
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        return handler.wfile
+    '''
+
+
+def _sse_broken(tmp_path, then: str, toml: str = "timeout = 2\nhttp = true\nmax_output_bytes = 4000\n"):
+    before = textwrap.dedent(SSE_START) + textwrap.dedent('''
+        def BEFORE(handler, msg):
+            if msg.get("id") != 2:
+                return False
+            out = stream(handler, msg)
+        ''') + textwrap.indent(textwrap.dedent(then), "    ") + "    return True\n"
+    root, proc = _broken(tmp_path, before, toml=toml)
+    assert proc.returncode == 3, proc.out
+    assert "(transcript line 3)" in proc.out or "transcript.jsonl:3" in proc.out, proc.out
+    written = [p for p in ("answer_key.jsonl", "http.python.jsonl") if (root / "examples/srv" / p).exists()]
+    assert written == [] and temp_files(root) == [], (written, temp_files(root))
+    assert not _processes_with("4242.17"), "a process of the broken server outlived its run"
+    return proc
+
+
+def _processes_with(marker: str) -> list[str]:
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue  # the process ended while we looked
+        if marker in text:
+            found.append(text)
+    return found
+
+
+def test_an_sse_stream_that_keeps_sending_keep_alives_and_never_ends_is_stopped_at_the_timeout(tmp_path):
+    proc = _sse_broken(tmp_path, '''
+        for _ in range(3600):
+            out.write(b": ping\\n\\n")
+            out.flush()
+            time.sleep(0.3)
+        ''')
+    assert "the response to request 3 began (status 200, text/event-stream) but did not end within 2 s" in proc.out
+    assert "examples/srv/server.py" in proc.out, proc.out
+
+
+def test_an_sse_stream_that_floods_is_cut_at_max_output_bytes(tmp_path):
+    proc = _sse_broken(tmp_path, '''
+        note = b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\\n\\n'
+        while True:
+            out.write(note * 50)
+        ''')
+    assert "flood: the response to request 3 is over 4000 bytes (transcript line 3)" in proc.out, proc.out
+
+
+def test_an_sse_stream_closed_before_the_reply_names_what_it_carried(tmp_path):
+    proc = _sse_broken(tmp_path, '''
+        out.write(b'event: message\\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":'
+                  b'{"level":"info","data":"working"}}\\n\\n')
+        out.flush()
+        ''')
+    assert "examples/srv/transcript.jsonl:3: [http-stream-end]" in proc.out, proc.out
+    assert "the SSE stream closed after 1 event(s) (notifications/message) without the reply" in proc.out
+
+
+def test_an_sse_stream_cut_in_the_middle_of_its_reply_does_not_count_the_cut_event(tmp_path):
+    proc = _sse_broken(tmp_path, '''
+        out.write(b'data: {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","tools":[],')
+        out.flush()
+        ''')
+    assert "examples/srv/transcript.jsonl:3: [http-stream-end]" in proc.out, proc.out
+    assert "closed after 0 event(s) (none), in the middle of one more" in proc.out, proc.out
+
+
+def test_an_event_the_stream_ends_in_the_middle_of_is_not_dispatched():
+    events, cut = wire_http.sse_events('event: message\r\ndata: {"a":1}\r\n\r\nid: 7\ndata: {"b"')
+    assert [(e.event, e.data) for e in events] == [("message", '{"a":1}')] and cut
+    events, cut = wire_http.sse_events(': ping\n\nid: 7\nretry: 10\ndata: x\n\n: ping\n')
+    assert [(e.id, e.retry, e.data) for e in events] == [("7", "10", "x")] and not cut
+
+
+def test_the_record_keeps_each_event_s_fields_and_the_stream_without_keep_alives():
+    request = json.loads(req(1, "tools/call", name="count", arguments={}))
+    request["params"]["_meta"]["progressToken"] = "t1"
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t1", "progress": 1}}
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}}
+    exchange = _sse_exchange(request, progress, reply)
+    exchange.body = b": ping\n\n" + exchange.body + b": ping\n\n"
+    wire_http.read_body(exchange)
+    entry = json.loads(wire_http.record([exchange]))
+    assert entry["sse"] == [{"event": "message", "data": "notifications/progress"},
+                            {"event": "message", "data": "response"}]
+    assert entry["stream"].startswith("event: message\ndata: ") and "ping" not in entry["stream"]
+
+
+SSE_REPLY = '''
+    def BEFORE(handler, msg):
+        if msg.get("id") != 2:
+            return False
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        handler.wfile.write(b"event: message\\r\\ndata: " + json.dumps(reply(msg), separators=(",", ":")).encode()
+                            + b"\\r\\n\\r\\n")
+        return True
+    '''
+
+
+def test_an_sse_view_shows_the_line_sent_with_curl_and_the_recorded_stream(tmp_path):
+    from support.tool_repos import page
+
+    source = HTTP_TWIN + textwrap.dedent(SSE_REPLY) + SERVE
+    root = make_repo(tmp_path, {"srv": {"server.py": source, "transcript.jsonl": TRANSCRIPT,
+                                        "example.toml": "http = true\n"}},
+                     pages={"examples.md": page("srv/transcript.jsonl", "srv/sse#3")})
+    proc = invoke(root)
+    assert proc.returncode == 0, proc.out
+    assert _records(root)[2]["sse"] == [{"event": "message", "data": "response"}]
+    text = (root / "docs/examples.md").read_text()
+    assert "$ curl -N -X POST http://127.0.0.1:8000/mcp \\" in text and "-H 'Mcp-Method: tools/list' \\" in text
+    assert '    event: message\n    data: {"jsonrpc":"2.0","id":2,' in text, text
+    assert "examples/srv/http.python.jsonl` recorded it (line ends CRLF" in text
+    for target, said in (("srv/sse#1", "no implementation of srv answered transcript line 1 with an SSE stream"),
+                         ("srv/sse#1-3", "an SSE view shows one transcript line"),
+                         ("srv/sse#9", "the transcript of srv has lines 1 to 3")):
+        (root / "docs/examples.md").write_text(page("srv/transcript.jsonl", target))
+        wrong = invoke(root)
+        assert wrong.returncode == 4 and "docs/examples.md:" in wrong.out and said in wrong.out, (target, wrong.out)

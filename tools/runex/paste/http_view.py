@@ -1,8 +1,8 @@
 """NAME/http: the HTTP side of an example's runs as one Markdown table, every implementation in its own column.
 
 Each row is a transcript line (and last, the GET probe): the headers the client derived from the body (an override's
-headers marked, with its reason), then per implementation the status, the content type and, for an error reply, its
-code. Where the implementations answer differently, the cells say so: the SDKs do not agree on every status, and the
+headers marked, with its reason), then per implementation the status, the content type (an SSE stream with its
+events in order, the reply last) and, for an error reply, its code. Where the implementations answer differently, the cells say so: the SDKs do not agree on every status, and the
 page shows it rather than hiding it. The messages themselves are in the answer key, the same for every row.
 """
 
@@ -66,6 +66,8 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
         return "not sent"
     media = MEDIA.get(record["headers"].get("content-type", "").split(";")[0].strip(), "")
     text = f"**{record['status']}**" + (f" {media}" if media else "")
+    if record.get("sse"):
+        text += ": " + _events(record["sse"])
     body = record.get("body")
     codes = wire_http.error_codes([body.encode("utf-8")] if body is not None else messages)
     if codes:
@@ -77,6 +79,23 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
     if "json" in record:
         text += ", `\\u` escapes"
     return text
+
+
+def _events(events: list[dict]) -> str:
+    """An SSE stream's events in order, runs of one kind counted: `notifications/progress` ×3, then the reply; and
+    the `event:` name they carried, if any (none means the SSE default, "message")."""
+    runs: list[list] = []
+    for event in events:
+        kind = "the reply" if event["data"] == "response" else f"`{event['data']}`"
+        if runs and runs[-1][0] == kind:
+            runs[-1][1] += 1
+        else:
+            runs.append([kind, 1])
+    said = ", then ".join(kind + (f" ×{n}" if n > 1 else "") for kind, n in runs)
+    names = {event.get("event") for event in events}
+    if names == {None}:
+        return said + " (no `event:` line)"
+    return said + "".join(f" (`event: {n}`)" for n in sorted(names, key=str) if n is not None)
 
 
 def _escape(text: str) -> str:

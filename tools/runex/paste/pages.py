@@ -15,6 +15,7 @@ from . import markers
 
 CONVERSATION = "conversation"  # NAME/conversation: a virtual target, the transcript and answer key as exchanges
 HTTP_VIEW = "http"  # NAME/http: a virtual target, the HTTP records of every implementation as one table
+SSE_VIEW = "sse"  # NAME/sse#LINE: a virtual target, that line's POST with curl and each SSE stream recorded
 
 LANGUAGES = {".rs": "rust", ".py": "python", ".toml": "toml", ".json": "json", ".jsonl": "json", ".md": "markdown"}
 
@@ -113,6 +114,9 @@ def paste_page(root: Path, path: Path, files: ExampleFiles) -> PageResult:
         if is_http_view(block.target):
             bodies[block.line] = http_body(root, block, rel, files)
             continue
+        if is_view(block.target, SSE_VIEW):
+            bodies[block.line] = sse_body(root, block, rel, files)
+            continue
         source = resolve_target(root, block.target, rel, block.line, files)
         source_rel = str(source.relative_to(root))
         raw = files.read(source)
@@ -168,8 +172,12 @@ def is_conversation(target: str) -> bool:
 
 
 def is_http_view(target: str) -> bool:
+    return is_view(target, HTTP_VIEW)
+
+
+def is_view(target: str, view: str) -> bool:
     parts = PurePosixPath(target.split("#", 1)[0]).parts
-    return len(parts) == 2 and parts[1] == HTTP_VIEW
+    return len(parts) == 2 and parts[1] == view
 
 
 def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
@@ -179,13 +187,7 @@ def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) 
 
     name = PurePosixPath(block.target).parts[0]
     shown = _line_range(block, name, page, HTTP_VIEW)
-    try:
-        example = files.example(name)
-    except ConfigError as exc:
-        raise PageError(f"cannot show the HTTP view of {name}: {exc}", file=page, line=block.line) from None
-    if example is None or not example.config.http:
-        raise PageError(f"marker names the HTTP view of {name!r}, but no example of that name sets http in its "
-                        f"{model.CONFIG}", file=page, line=block.line)
+    example = _http_example(files, name, block, page, "HTTP view")
     records = {i.name.value: files.read(example.http_file(i.name))
                for i in example.implementations if example.serves_http(i.name)}
     key = files.read(example.answer_key)
@@ -194,11 +196,50 @@ def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) 
                         f"yet; run the tool without --check to write them", file=page, line=block.line)
     lines, _ = transcript_reader.parse(files.read(example.transcript) or b"", str(example.transcript.relative_to(root)))
     reasons = {o.line: o.reason for o in example.config.http_overrides}
-    files = [str(example.http_file(impl).relative_to(root)) for impl in records]
+    record_files = [str(example.http_file(impl).relative_to(root)) for impl in records]
     if shown is not None and not all(n in {l.number for l in lines} for n in shown):
         raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
                         line=block.line)
-    return http_view.render(lines, key, records, reasons, block.indent, files, shown)
+    return http_view.render(lines, key, records, reasons, block.indent, record_files, shown)
+
+
+def sse_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
+    """NAME/sse#LINE: that line sent with curl, and the SSE stream each implementation's record holds for it."""
+    from ..wire import transcript as transcript_reader
+    from . import sse_view
+
+    name = PurePosixPath(block.target).parts[0]
+    shown = _line_range(block, name, page, SSE_VIEW)
+    example = _http_example(files, name, block, page, "SSE view")
+    if shown is None or shown[0] != shown[1]:
+        raise PageError(f"{block.target}: an SSE view shows one transcript line, such as {name}/{SSE_VIEW}#2",
+                        file=page, line=block.line)
+    records = {i.name.value: files.read(example.http_file(i.name))
+               for i in example.implementations if example.serves_http(i.name)}
+    if any(data is None for data in records.values()):
+        raise PageError(f"marker names the SSE view of {name}, whose http records are not written yet; run the "
+                        f"tool without --check to write them", file=page, line=block.line)
+    lines, _ = transcript_reader.parse(files.read(example.transcript) or b"", str(example.transcript.relative_to(root)))
+    line = next((l for l in lines if l.number == shown[0]), None)
+    if line is None:
+        raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
+                        line=block.line)
+    record_files = {impl: str(example.http_file(impl).relative_to(root)) for impl in records}
+    try:
+        return sse_view.render(name, line.number, line.raw, records, record_files, block.indent)
+    except sse_view.NoStream as exc:
+        raise PageError(f"{block.target}: {exc}", file=page, line=block.line) from None
+
+
+def _http_example(files: ExampleFiles, name: str, block: markers.Block, page: str, view: str) -> model.Example:
+    try:
+        example = files.example(name)
+    except ConfigError as exc:
+        raise PageError(f"cannot show the {view} of {name}: {exc}", file=page, line=block.line) from None
+    if example is None or not example.config.http:
+        raise PageError(f"marker names the {view} of {name!r}, but no example of that name sets http in its "
+                        f"{model.CONFIG}", file=page, line=block.line)
+    return example
 
 
 def conversation_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
@@ -260,7 +301,7 @@ def _line_range(block: markers.Block, name: str, page: str, view: str = CONVERSA
         return None
     found = _RANGE.match(block.region or "")
     if not found or int(found["last"] or found["first"]) < int(found["first"]):
-        what = "a conversation" if view == CONVERSATION else "an HTTP view"
+        what = {CONVERSATION: "a conversation", SSE_VIEW: "an SSE view"}.get(view, "an HTTP view")
         raise PageError(f"{block.target}: after # {what} takes transcript lines, such as "
                         f"{name}/{view}#7-9 or {name}/{view}#3", file=page, line=block.line)
     return int(found["first"]), int(found["last"] or found["first"])

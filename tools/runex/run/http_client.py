@@ -76,9 +76,10 @@ def exchange(host, port, request, timeout, max_output):
         if request["method"] == "POST":
             conn.putheader("Content-Length", str(len(body)))
         conn.endheaders(body if request["method"] == "POST" else None)
+        sock = conn.sock  # getresponse drops conn.sock when the server closes the connection after this response
         response = conn.getresponse()
         try:
-            data = response.read(max_output + 1)
+            data = read_whole(sock, response, time.monotonic() + timeout, max_output + 1)
         except TimeoutError:
             raise Unended(f"the response to request {request['index'] + 1} began (status {response.status}, "
                           f"{response.getheader('Content-Type')}) but did not end within {timeout:g} s; the final "
@@ -90,6 +91,22 @@ def exchange(host, port, request, timeout, max_output):
         return {"status": response.status, "headers": headers, "body": base64.b64encode(data).decode("ascii")}
     finally:
         conn.close()
+
+
+def read_whole(sock, response, deadline, limit):
+    """The body to its end, at most `limit` bytes; TimeoutError at `deadline`, even for a stream that keeps
+    sending a little (an SSE keep-alive every second never lets one read time out)."""
+    data = bytearray()
+    while len(data) < limit:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = response.read1(min(65536, limit - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
 
 def stop(server, grace):

@@ -8,6 +8,7 @@ has (status, content type, the headers the spec names) is recorded per implement
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from . import accounting
@@ -37,6 +38,8 @@ class Exchange:
     escaped: bool = False  # the same messages as over stdio, with other JSON string escapes
     messages: list[bytes] = field(default_factory=list)
     events: list[str] = field(default_factory=list)  # SSE: each event's kind ("response" or its method)
+    sse: list[SseEvent] = field(default_factory=list)  # SSE: each event as written
+    cut_event: bool = False  # SSE: the stream ended in the middle of an event
     origin_allowed: bool = False  # an override whose Origin the server is configured to accept
 
     def header(self, name: str) -> str | None:
@@ -51,25 +54,69 @@ def read_body(exchange: Exchange) -> None:
     """Split the body into JSON-RPC messages: one JSON body, or each SSE event's data in order."""
     text = exchange.body.decode("utf-8", "surrogateescape")
     if exchange.media_type == "text/event-stream":
-        exchange.messages = [data.encode("utf-8", "surrogateescape") for data in sse_data(text)]
+        exchange.sse, exchange.cut_event = sse_events(text)
+        exchange.messages = [e.data.encode("utf-8", "surrogateescape") for e in exchange.sse]
         exchange.events = [_kind(m) for m in exchange.messages]
     elif exchange.body.strip():
         exchange.messages = [exchange.body.rstrip(b"\r\n")]
 
 
-def sse_data(text: str) -> list[str]:
-    """The data of each event (its `data:` lines joined by newlines); comments and other fields are skipped."""
-    events, data = [], []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+@dataclass(frozen=True)
+class SseEvent:
+    """One dispatched SSE event: its data and the fields the server wrote beside it (None: not written)."""
+    data: str
+    event: str | None = None  # absent means the SSE default type, "message"
+    id: str | None = None
+    retry: str | None = None
+
+    def fields(self, kind: str) -> dict[str, str]:
+        """What the record keeps of this event: the fields written, and the data as its message's kind."""
+        written = {"event": self.event, "id": self.id, "retry": self.retry}
+        return {**{k: v for k, v in written.items() if v is not None}, "data": kind}
+
+
+def sse_events(text: str) -> tuple[list[SseEvent], bool]:
+    """The events of an SSE stream in order, read as the WHATWG HTML standard says ("Interpreting an event
+    stream"): a blank line dispatches the event, `:` lines are comments, a field's value loses one leading space,
+    data lines are joined by newlines; an event the stream ends in the middle of is not dispatched (the bool says
+    whether one was cut off that way)."""
+    events: list[SseEvent] = []
+    fields: dict[str, str] = {}
+    data: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[:-1]:
         if line == "":
             if data:
-                events.append("\n".join(data))
-            data = []
-        elif line.startswith("data:"):
-            data.append(line[5:][1:] if line[5:].startswith(" ") else line[5:])
-    if data:
-        events.append("\n".join(data))
-    return events
+                events.append(SseEvent("\n".join(data), fields.get("event"), fields.get("id"), fields.get("retry")))
+            fields, data = {}, []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            data.append(value)
+        elif name in ("event", "id", "retry"):
+            fields[name] = value
+    tail = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[-1]
+    return events, bool(data or fields or (tail and not tail.startswith(":")))
+
+
+def sse_data(text: str) -> list[str]:
+    """The data of each event (its `data:` lines joined by newlines); comments and other fields are skipped."""
+    return [event.data for event in sse_events(text)[0]]
+
+
+def without_comments(text: str) -> str:
+    """The stream as written, less its comment-only blocks (keep-alives such as `: ping`, whose number depends on
+    time): what the record keeps of it, line endings and all."""
+    kept, block = [], []
+    for line in re.split(r"(?<=\n)|(?<=\r)(?!\n)", text):
+        block.append(line)
+        if line.rstrip("\r\n") == "":
+            if any(l.rstrip("\r\n") and not l.startswith(":") for l in block):
+                kept += block
+            block = []
+    return "".join(kept + block)
 
 
 def _parse(message: bytes) -> object:
@@ -102,8 +149,10 @@ def record(exchanges: list[Exchange]) -> bytes:
         entry["request"] = {k: v for k, v in ex.request_headers if k not in ("Accept", "Content-Type")}
         entry["status"] = ex.status
         entry["headers"] = {k: v for k, v in ex.headers if k in RECORDED_HEADERS}
-        if ex.events:
-            entry["sse"] = ex.events
+        if ex.media_type == "text/event-stream":
+            entry["sse"] = [event.fields(kind) for event, kind in zip(ex.sse, ex.events)]
+        if ex.media_type == "text/event-stream" and not (ex.overridden or ex.line is None):
+            entry["stream"] = without_comments(ex.body.decode("utf-8", "replace"))  # the curl view shows it
         if ex.escaped:
             entry["json"] = "the same message as over stdio, with other string escapes"
         if ex.overridden or ex.line is None:
@@ -178,10 +227,20 @@ def _request_rules(ex: Exchange, fault) -> None:
         fault("http-json-body", "an application/json response must hold exactly one JSON-RPC response")
     if not replies or parsed[-1] is not replies[-1] or len(replies) != 1 \
             or id_key(replies[0].get("id")) != id_key(ex.line.reply_id):
-        fault("http-stream-end", f"the response must carry one JSON-RPC response with id {ex.line.reply_id!r}, "
-                                 f"last; \"The final JSON-RPC response SHOULD terminate the stream\" "
-                                 f"(streamable-http.mdx, \"Sending Messages to the Server\")")
+        fault("http-stream-end", f"{_stream_said(ex, replies)}the response must carry one JSON-RPC response with "
+                                 f"id {ex.line.reply_id!r}, last; \"The final JSON-RPC response SHOULD terminate "
+                                 f"the stream\" (streamable-http.mdx, \"Sending Messages to the Server\")")
     _status_rule(ex, replies[0] if len(replies) == 1 else None, fault)
+
+
+def _stream_said(ex: Exchange, replies: list) -> str:
+    """What an SSE stream that broke the end rule showed, for the message: closed before its reply, or cut."""
+    if ex.media_type != "text/event-stream":
+        return ""
+    said = f"the SSE stream closed after {len(ex.sse)} event(s) ({', '.join(ex.events) or 'none'})"
+    if ex.cut_event:
+        said += ", in the middle of one more (no blank line ended it)"
+    return said + (" without the reply; " if not replies else "; ")
 
 
 def _related(note: dict, request: object) -> bool:
