@@ -199,7 +199,7 @@ def http_body(root: Path, block: markers.Block, page: str, overrides: dict[Path,
     if shown is not None and not all(n in {l.number for l in lines} for n in shown):
         raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
                         line=block.line)
-    return http_view.render(lines, key, records, reasons, block.indent, files, shown)
+    return http_view.render(lines, key, records, reasons, block.indent, files, shown, example.config.sends)
 
 
 def _pending_or_checked_in(path: Path, overrides: dict[Path, bytes]) -> bytes | None:

@@ -1,12 +1,15 @@
 """The HTTP side of a run, inside the sandbox: start the server, wait until it listens, send each request, report.
 
 The sandbox has no network but its own loopback, so the client must run in there beside the server: this file is
-bound into the sandbox alone and run on the tool's interpreter, so it imports the standard library only. It knows
-nothing of MCP. run/http.py hands it, as one JSON document on stdin, the server's command, an address and the
-requests (bytes and headers, already derived from each body), and reads back one JSON object per line on stdout:
+bound into the sandbox alone and run on the tool's interpreter, so it imports the standard library only. Of MCP it
+knows only what a gate needs: the method of each SSE event (Conversation). run/http.py hands it, as one JSON document
+on stdin, the server's command, an address and the requests (bytes and headers, already derived from each body, each
+with its gate), and reads back one JSON object per line on stdout:
 
   {"event": "listening", "bound": [...]}      the server accepted a connection; where its socket listens
-  {"event": "exchange", "index": I, ...}      request I: status, headers (lower-case names) and body (base64)
+  {"event": "exchange", "index": I, ...}      request I: status, headers (lower-case names) and body (base64);
+                                              "closed": true when the client closed it first; for a CLOSE entry,
+                                              "closes" (the request) and "ended_first" (its response had ended)
   {"event": "failure", "message": "..."}      the conversation could not go on (the last line before "exit")
   {"event": "exit", "status": N, "stdout": "<base64>"}   after SIGTERM; N is -15 for a death by SIGTERM
 """
@@ -64,32 +67,123 @@ class Unended(Exception):
     """The response began (status and headers came) but its body did not end in time."""
 
 
-def exchange(host, port, request, timeout, max_output):
-    """One request on its own connection; the whole response, read to its end (at most `max_output` bytes)."""
-    conn = http.client.HTTPConnection(host, port, timeout=timeout)
-    try:
-        body = base64.b64decode(request["body"])
-        own_host = any(name.lower() == "host" for name, _ in request["headers"])  # a deliberate foreign Host
-        conn.putrequest(request["method"], request["path"], skip_host=own_host, skip_accept_encoding=True)
-        for name, value in request["headers"]:
-            conn.putheader(name, value.encode("utf-8"))
-        if request["method"] == "POST":
-            conn.putheader("Content-Length", str(len(body)))
-        conn.endheaders(body if request["method"] == "POST" else None)
-        response = conn.getresponse()
+class Failed(Exception):
+    """No complete response: the connection failed or timed out before the response came whole."""
+
+
+class Stream:
+    """One request on its own connection: written by the caller, its response read by `read` (on a thread of its
+    own when other requests go meanwhile). An SSE body is read event by event, so a gate can wait for one; the
+    client may close the stream before it ends (`close`), which over Streamable HTTP cancels the request."""
+
+    ended_so_far = 0
+
+    def __init__(self, host, port, request, timeout, max_output, changed):
+        self.request, self.timeout, self.max_output, self.changed = request, timeout, max_output, changed
+        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        self.status, self.headers, self.data = None, [], bytearray()
+        self.events = []  # each SSE event's kind: "response", or a notification's method
+        self.done = False  # the response ended, or the stream was closed, or reading it failed
+        self.ended = None  # the how-manieth response to end (answered_before compares them)
+        self.closed = False  # closed by the client before the response ended
+        self.failure = None
+        self.sock = None
+
+    def send(self):
+        body = base64.b64decode(self.request["body"])
+        own_host = any(name.lower() == "host" for name, _ in self.request["headers"])  # a deliberate foreign Host
+        self.conn.putrequest(self.request["method"], self.request["path"], skip_host=own_host,
+                             skip_accept_encoding=True)
+        for name, value in self.request["headers"]:
+            self.conn.putheader(name, value.encode("utf-8"))
+        if self.request["method"] == "POST":
+            self.conn.putheader("Content-Length", str(len(body)))
+        self.conn.endheaders(body if self.request["method"] == "POST" else None)
+        self.sock = self.conn.sock  # http.client lets go of it once a response says it will close
+
+    def read(self):
         try:
-            data = response.read(max_output + 1)
-        except TimeoutError:
-            raise Unended(f"the response to request {request['index'] + 1} began (status {response.status}, "
-                          f"{response.getheader('Content-Type')}) but did not end within {timeout:g} s; the final "
-                          f"JSON-RPC response SHOULD end its stream (streamable-http.mdx, \"Sending Messages to "
-                          f"the Server\")") from None
-        if len(data) > max_output:
-            raise Flood(f"flood: the response to request {request['index'] + 1} is over {max_output} bytes")
-        headers = [[k.lower(), v] for k, v in response.getheaders()]
-        return {"status": response.status, "headers": headers, "body": base64.b64encode(data).decode("ascii")}
-    finally:
-        conn.close()
+            response = self.conn.getresponse()
+            self.status = response.status
+            self.headers = [[k.lower(), v] for k, v in response.getheaders()]
+            if (response.getheader("Content-Type") or "").split(";")[0].strip().lower() == "text/event-stream":
+                self._read_events(response)
+            else:
+                self.data += response.read(self.max_output + 1)
+            self._check_size()
+        except Exception as exc:  # noqa: BLE001 - whatever ended the read, the report says it
+            if not self.closed:
+                self.failure = self._why(exc)
+        finally:
+            self.conn.close()
+            with self.changed:
+                self.done = True
+                Stream.ended_so_far += 1
+                self.ended = Stream.ended_so_far
+                self.changed.notify_all()
+
+    def _read_events(self, response):
+        data_lines = []
+        while True:
+            line = response.readline(self.max_output + 1 - len(self.data))
+            if not line:
+                return
+            self.data += line
+            self._check_size()
+            text = line.rstrip(b"\r\n")
+            if text.startswith(b"data:"):
+                data_lines.append(text[6:] if text.startswith(b"data: ") else text[5:])
+            elif not text and data_lines:
+                with self.changed:
+                    self.events.append(_kind(b"\n".join(data_lines)))
+                    self.changed.notify_all()
+                data_lines = []
+
+    def _check_size(self):
+        if len(self.data) > self.max_output:
+            raise Flood(f"flood: the response to request {self.request['index'] + 1} is over {self.max_output} "
+                        f"bytes")
+
+    def _why(self, exc):
+        if isinstance(exc, Flood):
+            return exc
+        if isinstance(exc, TimeoutError) and self.status is not None:
+            return Unended(f"the response to request {self.request['index'] + 1} began (status {self.status}, "
+                           f"{dict(self.headers).get('content-type')}) but did not end within {self.timeout:g} s; "
+                           f"the final JSON-RPC response SHOULD end its stream (streamable-http.mdx, \"Sending "
+                           f"Messages to the Server\")")
+        why = "no complete response" if not isinstance(exc, TimeoutError) else f"no response within {self.timeout:g} s"
+        return Failed(f"{why} to request {self.request['index'] + 1} ({type(exc).__name__}: {exc})")
+
+    def close(self):
+        """Close the stream from the client's side; True when its response had already ended (nothing to cancel)."""
+        with self.changed:
+            if self.done:
+                return True
+            self.closed = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the thread reading it, and the server sees the close
+        except OSError:
+            pass  # already closed by the server: nothing left to cancel
+        return False
+
+    def report(self):
+        fields = {"status": self.status, "headers": self.headers, "body": base64.b64encode(bytes(self.data)).decode(),
+                  "ended": self.ended}
+        if self.closed:
+            fields["closed"] = True
+        return fields
+
+
+def _kind(data):
+    """What an SSE event carries, as a gate names it: a notification's method, or "response"."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return "not JSON"
+    if isinstance(message, dict) and isinstance(message.get("method"), str):
+        return message["method"] if "id" not in message else "request " + message["method"]
+    return "response"
 
 
 def stop(server, grace):
@@ -160,16 +254,100 @@ def converse(server, host, port, requests, timeout, max_output):
         emit("failure", message=listening)
         return
     emit("listening", bound=listening_addresses(port))
-    for index, request in enumerate(requests):
-        try:
-            emit("exchange", index=index, **exchange(host, port, dict(request, index=index), timeout, max_output))
-        except (Flood, Unended) as exc:
-            emit("failure", message=str(exc), index=index)
-            return
-        except (OSError, http.client.HTTPException) as exc:
-            why = "no complete response" if not isinstance(exc, TimeoutError) else f"no response within {timeout:g} s"
-            emit("failure", message=f"{why} to request {index + 1} ({type(exc).__name__}: {exc})", index=index)
-            return
+    talk = Conversation(host, port, timeout, max_output)
+    try:
+        failure = talk.run(requests)
+    finally:
+        talk.close_all()
+    talk.report(failure)
+
+
+class Conversation:
+    """Each request on its own connection, written when its gate opens (run/http.py plans them):
+    "all" once every earlier response has ended; "sent" at once; "ended" once request `of`'s response has ended;
+    "event" once request `of`'s stream has carried an event of kind `method`. A "CLOSE" entry writes nothing: it
+    closes request `closes`'s stream, the cancel over Streamable HTTP."""
+
+    def __init__(self, host, port, timeout, max_output):
+        self.host, self.port, self.timeout, self.max_output = host, port, timeout, max_output
+        self.changed = threading.Condition()
+        self.streams = []  # per request: a Stream, or for a CLOSE entry a dict
+        self.threads = []
+
+    def run(self, requests):
+        for index, request in enumerate(requests):
+            failure = self._gate(index, request.get("gate", {"kind": "all"}))
+            if failure is not None:
+                return failure
+            if request["method"] == "CLOSE":
+                self.streams.append({"closes": request["closes"],
+                                     "ended_first": self.streams[request["closes"]].close()})
+                continue
+            stream = Stream(self.host, self.port, dict(request, index=index), self.timeout, self.max_output,
+                            self.changed)
+            self.streams.append(stream)
+            try:
+                stream.send()
+            except (OSError, http.client.HTTPException) as exc:
+                return stream._why(exc), index
+            thread = threading.Thread(target=stream.read, daemon=True)
+            thread.start()
+            self.threads.append(thread)
+        return self._gate(len(requests), {"kind": "all"})
+
+    def _open(self):
+        return [s for s in self.streams if isinstance(s, Stream) and not s.done]
+
+    def _failed(self):
+        return next(((s.failure, s.request["index"]) for s in self.streams
+                     if isinstance(s, Stream) and s.failure is not None), None)
+
+    def _gate(self, index, gate):
+        """Wait until the gate opens; (failure, index) when a stream failed or time ran out."""
+        kind = gate["kind"]
+        if kind == "sent":
+            return self._failed()
+        if kind == "all":
+            ready = lambda: not self._open()
+        elif kind == "ended":
+            ready = lambda: self.streams[gate["of"]].done
+        else:
+            ready = lambda: gate["method"] in self.streams[gate["of"]].events
+        deadline = time.monotonic() + self.timeout + 1  # a stream's own timeout, when it has one, speaks first
+        with self.changed:
+            while not ready():
+                if self._failed() is not None:
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return Failed(f"hang: {_waited(gate)} within {self.timeout:g} s"), index
+                self.changed.wait(left)
+        return self._failed()
+
+    def close_all(self):
+        for stream in self._open():
+            stream.close()
+        for thread in self.threads:
+            thread.join(self.timeout)
+
+    def report(self, failure):
+        for index, stream in enumerate(self.streams):
+            if failure is not None and index >= failure[1]:
+                break
+            if isinstance(stream, dict):
+                emit("exchange", index=index, **stream)
+            else:
+                emit("exchange", index=index, **stream.report())
+        if failure is not None:
+            emit("failure", message=str(failure[0]), index=failure[1])
+
+
+def _waited(gate):
+    if gate["kind"] == "all":
+        return "not every response ended"
+    if gate["kind"] == "ended":
+        return f"the response to request {gate['of'] + 1} did not end"
+    return f"request {gate['of'] + 1}'s stream carried no {gate['method']}"
 
 
 if __name__ == "__main__":
