@@ -83,7 +83,8 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
     if "json" in record:
         text += ", `\\u` escapes"
     if "closed_by" in record:
-        text += f", {len(record.get('sse', []))} event(s), then closed by line {record['closed_by']}: no response"
+        events = len(record.get("sse", []))
+        text += f", {events} event{'s' if events != 1 else ''}, then closed by line {record['closed_by']}: no response"
     return text
 
 
