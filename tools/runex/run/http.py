@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
+import marshal
 import subprocess
 import sys
 import time
@@ -101,7 +102,7 @@ class StreamableHttp:
         proc = sandbox.popen_pipes(client)
         budget = timeout * (len(self.requests) + 2) + GRACE_SECONDS
         try:
-            out, err = proc.communicate(json.dumps(job).encode("utf-8"), timeout=budget)
+            out, err = proc.communicate(marshal.dumps(job), timeout=budget)  # marshal: the client reads it unimported
             failure = None
         except subprocess.TimeoutExpired:
             sandboxing.kill(proc)
@@ -126,7 +127,7 @@ def _gate(send: accounting.Send | None) -> dict:
 
 def _wire(request: Request) -> dict:
     wired = {"method": request.method, "path": request.path, "headers": [list(h) for h in request.headers],
-             "body": base64.b64encode(request.body).decode("ascii"), "gate": request.gate}
+             "body": request.body, "gate": request.gate}
     if request.closes is not None:
         wired["closes"] = request.closes - 1
     return wired
@@ -137,14 +138,16 @@ def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ..
     """A stdlib-only script of the tool (the HTTP client, serve's relay) run on the tool's base interpreter in the
     server's sandbox: bound read-only at /runex/ beside everything the server needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
+    # -I -S: no site (its .pth files cost more than the rest of the start) and no PYTHON* variables or user folders:
+    # the script needs the standard library only, and nothing of the environment can change what it runs.
     if not sandboxed:
-        return sandboxing.Spec([python, str(script), *args], env=server.env, limits=server.limits)
+        return sandboxing.Spec([python, "-I", "-S", str(script), *args], env=server.env, limits=server.limits)
     inside = f"{TOOL_INSIDE}/{script.name}"
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
     mounts[str(script)] = inside
-    return sandboxing.Spec([python, inside, *args], tuple(mounts.items()), server.writable + writable, server.env,
-                           server.chdir, server.limits)
+    return sandboxing.Spec([python, "-I", "-S", inside, *args], tuple(mounts.items()), server.writable + writable,
+                           server.env, server.chdir, server.limits)
 
 
 def _free_port() -> int:
