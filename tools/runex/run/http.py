@@ -95,7 +95,7 @@ class StreamableHttp:
                  max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
         started = time.monotonic()
         server = spec_for("/tmp")
-        client = beside_the_server(server, CLIENT, (), sandbox.enabled)
+        client = beside_the_server(server, CLIENT, (), sandbox.enabled, siblings=(CLIENT.with_name("http_stream.py"),))
         job = {"argv": server.argv, "env": server.env, "host": HOST, "port": PORT if sandbox.enabled else _free_port(),
                "timeout": timeout, "grace": GRACE_SECONDS, "max_output": max_output,
                "requests": [_wire(r) for r in self.requests]}
@@ -134,9 +134,10 @@ def _wire(request: Request) -> dict:
 
 
 def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ...], sandboxed: bool,
-                      writable: tuple[tuple[str, str], ...] = ()) -> sandboxing.Spec:
+                      writable: tuple[tuple[str, str], ...] = (), siblings: tuple[Path, ...] = ()) -> sandboxing.Spec:
     """A stdlib-only script of the tool (the HTTP client, serve's relay) run on the tool's base interpreter in the
-    server's sandbox: bound read-only at /runex/ beside everything the server needs, which it then starts."""
+    server's sandbox: bound read-only at /runex/ (with the `siblings` it imports) beside everything the server
+    needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
     # -I -S: no site (its .pth files cost more than the rest of the start) and no PYTHON* variables or user folders:
     # the script needs the standard library only, and nothing of the environment can change what it runs.
@@ -146,6 +147,8 @@ def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ..
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
     mounts[str(script)] = inside
+    for sibling in siblings:
+        mounts[str(sibling)] = f"{TOOL_INSIDE}/{sibling.name}"
     return sandboxing.Spec([python, "-I", "-S", inside, *args], tuple(mounts.items()), server.writable + writable,
                            server.env, server.chdir, server.limits)
 
