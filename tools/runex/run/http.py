@@ -139,17 +139,19 @@ def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ..
     server's sandbox: bound read-only at /runex/ (with the `siblings` it imports) beside everything the server
     needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
-    # -I -S: no site (its .pth files cost more than the rest of the start) and no PYTHON* variables or user folders:
-    # the script needs the standard library only, and nothing of the environment can change what it runs.
+    # -E -s -S: no PYTHON* variables, no user site, no site at all (its .pth files cost more than the rest of the
+    # start): the script needs the standard library and its siblings only (the script's folder stays first on the
+    # path, which -I would drop), and nothing of the environment changes what it runs.
+    flags = ["-E", "-s", "-S"]
     if not sandboxed:
-        return sandboxing.Spec([python, "-I", "-S", str(script), *args], env=server.env, limits=server.limits)
+        return sandboxing.Spec([python, *flags, str(script), *args], env=server.env, limits=server.limits)
     inside = f"{TOOL_INSIDE}/{script.name}"
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
     mounts[str(script)] = inside
     for sibling in siblings:
         mounts[str(sibling)] = f"{TOOL_INSIDE}/{sibling.name}"
-    return sandboxing.Spec([python, "-I", "-S", inside, *args], tuple(mounts.items()), server.writable + writable,
+    return sandboxing.Spec([python, *flags, inside, *args], tuple(mounts.items()), server.writable + writable,
                            server.env, server.chdir, server.limits)
 
 

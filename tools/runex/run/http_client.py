@@ -1,7 +1,7 @@
 """The HTTP side of a run, inside the sandbox: start the server, wait until it listens, send each request, report.
 
 The sandbox has no network but its own loopback, so the client must run in there beside the server: this file is
-bound into the sandbox with run/http_stream.py alone and run on the tool's interpreter (with -I -S), so it imports
+bound into the sandbox with run/http_stream.py alone and run on the tool's interpreter (with -E -s -S), so it imports
 the standard library only, and of that only C modules and ctypes: its start is most of what an HTTP run costs beyond
 a stdio one (benchmarks/LOG.md), and http.client, json, subprocess and socket import a few dozen modules between
 them. So it speaks HTTP/1.1 itself (http_stream.py). Of MCP it knows only what a gate needs: the method of each SSE
@@ -24,8 +24,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder off the path
-from http_stream import Changed, Failed, Stream, b64, connect  # noqa: E402 - bound beside this file
+from http_stream import Changed, Failed, Stream, b64, connect  # bound beside this file, whose folder starts the path
 
 PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
 SIGTERM, SIGKILL = 15, 9
