@@ -31,17 +31,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("example", nargs="?", default="streamable-http")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--impl", help="only this implementation (cargo, python, rust)")
     args = parser.parse_args()
     example = model.load_one(ROOT, args.example)
     box = sandboxing.Sandbox()
     lines, _ = transcript.read(example.transcript, "transcript.jsonl")
-    for impl in (i for i in example.implementations if example.serves_http(i.name)):
+    for impl in (i for i in example.implementations if example.serves_http(i.name)
+                 and args.impl in (None, i.name.value)):
         built = native.prepare(ROOT, impl, native.Cache(ROOT), locked=True, sandbox=box)
         spec_for = lambda home: built.spec(box.enabled, home)  # noqa: E731
         limits = dict(timeout=example.config.timeout, max_output=example.config.max_output_bytes, sandbox=box)
         first = stdio.converse(spec_for, lines, **limits)
         requests = http.plan(lines, example.config.http_overrides, http_stage.tools_list_of(first.stdout, lines),
-                             example.config.http_headers, example.config.http_get)
+                             example.config.http_headers, example.config.http_get)  # lockstep: stdio.converse
         times: dict[str, list[float]] = {"stdio": [], "http": []}
         for run in range(args.runs):
             order = ("stdio", "http") if run % 2 == 0 else ("http", "stdio")

@@ -296,12 +296,6 @@ def test_a_401_without_a_challenge_breaks_its_rule(tmp_path):
     assert "transcript.jsonl:1: [http-401-without-challenge]" in proc.out
 
 
-def test_http_with_lines_that_do_not_wait_is_refused_at_its_key(tmp_path):
-    toml = 'timeout = 5\nhttp = true\n\n[[send]]\nline = 3\nno_wait = true\n'
-    _, proc = _broken(tmp_path, "", toml=toml)
-    assert proc.returncode != 0
-    assert "examples/srv/example.toml:2" in proc.out and "not supported yet" in proc.out
-
 
 def _sse_exchange(request: dict, *messages: dict) -> wire_http.Exchange:
     from runex.wire.transcript import classify

@@ -1,8 +1,15 @@
 // cancel-rmcp: long-task-cancel's transcript served by rmcp, the official Rust SDK. `wait` reports once that it
-// started, then waits until the client cancels it; `hello` answers at once. rmcp runs each request as a task of its
-// own: on notifications/cancelled it cancels that request's token, and drops the reply if one is still written.
+// started, then waits until the client cancels it; `hello` answers at once; `running` says how many `wait` calls are
+// still running, so a run shows whether the cancel stopped the work. rmcp runs each request as a task of its own: on
+// stdio's notifications/cancelled, and over Streamable HTTP (MCP_HTTP_ADDR set, src/http.rs) when the client closes
+// the call's response stream, it cancels that request's token, and drops the reply if one is still written.
+
+mod http;
 
 // ANCHOR: tools
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
 use rmcp::{
     handler::server::wrapper::Parameters,
     model::ProgressNotificationParam,
@@ -11,6 +18,26 @@ use rmcp::{
     service::{RequestContext, ServerInitializeError},
     tool, tool_router, RoleServer, ServiceExt,
 };
+
+/// `wait` calls that have started and not ended: the work a cancel must stop. A static, because over HTTP each
+/// request gets a fresh `Tools`.
+static WAITING: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one `wait` call while it lives: dropped when the call returns or when its task is dropped.
+struct Running;
+
+impl Running {
+    fn start() -> Self {
+        WAITING.fetch_add(1, Ordering::SeqCst);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        WAITING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// The arguments of `hello`.
 #[derive(Deserialize, JsonSchema)]
@@ -22,12 +49,13 @@ struct HelloArgs {
 }
 
 #[derive(Clone)]
-struct Tools;
+pub struct Tools;
 
 #[tool_router(server_handler)]
 impl Tools {
     #[tool(title = "Wait", description = "Waits until it is cancelled; reports once that it started.")]
     async fn wait(&self, context: RequestContext<RoleServer>) -> Result<String, String> {
+        let _running = Running::start();
         // Progress only when the request carried params._meta.progressToken.
         if let Some(token) = context.meta.get_progress_token() {
             let started = ProgressNotificationParam::new(token, 0.0).with_message("waiting until cancelled");
@@ -46,11 +74,28 @@ impl Tools {
     fn hello(&self, Parameters(HelloArgs { name }): Parameters<HelloArgs>) -> String {
         format!("hello, {name}")
     }
+
+    #[tool(
+        title = "Running",
+        description = "How many wait calls are still running (a cancelled one gets up to 2 s to stop)."
+    )]
+    async fn running(&self) -> String {
+        for _ in 0..200 {
+            if WAITING.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        format!("wait calls running: {}", WAITING.load(Ordering::SeqCst))
+    }
 }
 // ANCHOR_END: tools
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Ok(addr) = std::env::var("MCP_HTTP_ADDR") {
+        return http::serve(addr.parse()?).await;
+    }
     let running = match Tools.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()), // EOF before any message

@@ -28,17 +28,8 @@ class HttpOverride:
 
 
 
-def http_without_sends(data: dict, at, known: tuple[str, ...]) -> bool | tuple[str, ...]:
+def http(data: dict, at, known: tuple[str, ...]) -> bool | tuple[str, ...]:
     """`http`: true, or the implementations (drawn from `known`, model.py's names) that also serve HTTP."""
-    http = _http(data, at, known)
-    if http and data.get("send"):
-        raise at.error("http and [[send]] together are not supported yet: the HTTP run sends each line after the "
-                       "reply before it (a cancel by closing the stream is not built); remove one of them",
-                       at.key("http"))
-    return http
-
-
-def _http(data: dict, at, known: tuple[str, ...]) -> bool | tuple[str, ...]:
     http = data.get("http", False)
     if isinstance(http, bool):
         return http

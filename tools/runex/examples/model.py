@@ -196,7 +196,7 @@ def load_config(path: Path, rel: str) -> Config:
         implementations=_names(data, at),
         expected_violations=violations.parse(data, at),
         stderr_lane=_lane(data, at),
-        http=http_config.http_without_sends(data, at, tuple(IMPLEMENTATION_FILES)),
+        http=http_config.http(data, at, tuple(IMPLEMENTATION_FILES)),
         http_overrides=http_config.overrides(data, at),
         http_headers=http_config.headers(data, at),
         http_get=http_config.gets(data, at),

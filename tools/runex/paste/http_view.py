@@ -17,12 +17,12 @@ MEDIA = {"application/json": "JSON", "text/event-stream": "SSE"}
 
 
 def render(lines: list[TranscriptLine], answer_key: bytes, records: dict[str, bytes], overrides: dict[int, str],
-           indent: str, record_files: list[str], shown: tuple[int, int] | None = None) -> list[str]:
+           indent: str, record_files: list[str], shown: tuple[int, int] | None = None, sends: tuple = ()) -> list[str]:
     """The table's lines; `records` maps an implementation to its http.<impl>.jsonl (named in `record_files`),
     `overrides` a line to its reason; `shown` (first, last) keeps only those transcript lines' rows (and the GETs
     after the transcript, which are no line)."""
     parsed = {impl: [json.loads(l) for l in data.decode("utf-8").splitlines()] for impl, data in records.items()}
-    groups = wire_http.group_by_line(answer_key, lines)
+    groups = wire_http.group_by_line(answer_key, lines, sends)
     impls = list(parsed)
     header = ["Line", "Headers sent (besides Accept and Content-Type)"] + [f"`{i}`" for i in impls]
     rows = [header, ["---"] * len(header)]
@@ -57,6 +57,8 @@ def _what(key: object, lines: list[TranscriptLine]) -> str:
 
 
 def _sent(record: dict, reason: str | None) -> str:
+    if "closes_stream_of" in record:
+        return f"*nothing POSTed: the cancel is closing line {record['closes_stream_of']}'s response stream*"
     shown = "<br>".join(f"`{name}: {value}`" for name, value in record["request"].items())
     return shown + (f"<br>*on purpose: {_escape(reason)}*" if reason else "")
 
@@ -64,6 +66,10 @@ def _sent(record: dict, reason: str | None) -> str:
 def _cell(record: dict | None, messages: list[bytes]) -> str:
     if record is None:
         return "not sent"
+    if "closes_stream_of" in record:
+        return f"closed line {record['closes_stream_of']}'s stream"
+    if record["status"] is None:
+        return f"closed by line {record['closed_by']} before a response began"
     media = MEDIA.get(record["headers"].get("content-type", "").split(";")[0].strip(), "")
     text = f"**{record['status']}**" + (f" {media}" if media else "")
     if record.get("sse"):
@@ -78,6 +84,8 @@ def _cell(record: dict | None, messages: list[bytes]) -> str:
             text += f" `{name.title()}: {_escape(value)}`"
     if "json" in record:
         text += ", `\\u` escapes"
+    if "closed_by" in record:  # the events are listed above; then the client closed the stream
+        text += f", then closed by line {record['closed_by']}: no response"
     return text
 
 

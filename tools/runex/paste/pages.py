@@ -200,7 +200,7 @@ def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) 
     if shown is not None and not all(n in {l.number for l in lines} for n in shown):
         raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
                         line=block.line)
-    return http_view.render(lines, key, records, reasons, block.indent, record_files, shown)
+    return http_view.render(lines, key, records, reasons, block.indent, record_files, shown, example.config.sends)
 
 
 def sse_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:

@@ -2,7 +2,8 @@
 
 The sandbox has no route out and the tool cannot reach into its loopback, so a small stdlib client
 (run/http_client.py) runs in the same sandbox: it starts the server with MCP_HTTP_ADDR set, waits until it listens,
-sends each request on its own connection, one after another, then a GET (which a 2026-07-28-only server answers
+sends each request on its own connection, one after another (or, under example.toml's [[send]], while earlier
+ones are still open, and a cancel in flight as the closing of that request's stream), then a GET (which a 2026-07-28-only server answers
 with 405), and stops the server with SIGTERM. This module prepares the requests (headers derived from each body,
 wire/http_headers.py, with example.toml's deliberate overrides) and reads the client's report back into a
 RunResult whose `stdout` holds every response's messages, one per line, like a stdio run.
@@ -12,15 +13,17 @@ from __future__ import annotations
 
 import base64
 import json
+import marshal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .. import sandboxing
 from ..examples.http_config import HttpOverride
+from ..wire import accounting
 from ..wire import http as wire_http
 from ..wire import http_headers
 from ..wire.transcript import TranscriptLine
@@ -45,24 +48,36 @@ class Request:
     overridden: bool = False
     path: str = PATH
     origin_allowed: bool = False
+    gate: dict = field(default_factory=lambda: {"kind": "all"})  # when the client writes it (http_client.py)
+    closes: int | None = None  # CLOSE: the transcript line whose response stream this cancel closes
 
 
 def plan(lines: list[TranscriptLine], overrides: tuple[HttpOverride, ...], tools_list_result: object,
-         always: dict[str, str] | None = None, gets: tuple[str, ...] = ()) -> list[Request]:
+         always: dict[str, str] | None = None, gets: tuple[str, ...] = (),
+         sends: tuple[accounting.Send, ...] = ()) -> list[Request]:
     """One POST per transcript line (a response the transcript holds is still POSTed: it is the server's to
     refuse), then a GET for each path in `gets`, then the GET probe; `always` (example.toml's http_headers, such as
-    a test token) goes on every one of them."""
+    a test token) goes on every one of them. Each line waits as example.toml's [[send]] says (`gate`), and a
+    notifications/cancelled of a request in flight is not POSTed: the client closes that request's response stream,
+    which is the cancel on Streamable HTTP (streamable-http.mdx, "Cancellation": no notifications/cancelled is
+    "required or expected" there)."""
     by_line = {o.line: o for o in overrides}
     params = http_headers.header_params(tools_list_result)
     extra = list((always or {}).items())
+    closes = {cancel: request for request, cancel in accounting.plan(lines, sends).cancelled.items()}
+    paced = accounting.by_line(sends)
     requests = []
     for line in lines:
+        gate = _gate(paced.get(line.number))
+        if line.number in closes:
+            requests.append(Request(line, "CLOSE", [], [], b"", gate=gate, closes=closes[line.number]))
+            continue
         derived = http_headers.derive(line.message, params) + extra
         override = by_line.get(line.number)
         headers = derived if override is None else http_headers.apply_override(derived, override.set_headers,
                                                                                   override.drop)
         requests.append(Request(line, "POST", headers, derived, line.raw, overridden=override is not None,
-                                origin_allowed=override is not None and override.origin_allowed))
+                                origin_allowed=override is not None and override.origin_allowed, gate=gate))
     for path in gets:
         get = [("Accept", "application/json")] + extra
         requests.append(Request(None, "GET", get, get, b"", path=path))
@@ -81,14 +96,14 @@ class StreamableHttp:
                  max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
         started = time.monotonic()
         server = spec_for("/tmp")
-        client = beside_the_server(server, CLIENT, (), sandbox.enabled)
+        client = beside_the_server(server, CLIENT, (), sandbox.enabled, siblings=(CLIENT.with_name("http_stream.py"),))
         job = {"argv": server.argv, "env": server.env, "host": HOST, "port": PORT if sandbox.enabled else _free_port(),
                "timeout": timeout, "grace": GRACE_SECONDS, "max_output": max_output,
                "requests": [_wire(r) for r in self.requests]}
         proc = sandbox.popen_pipes(client)
         budget = timeout * (len(self.requests) + 2) + GRACE_SECONDS
         try:
-            out, err = proc.communicate(json.dumps(job).encode("utf-8"), timeout=budget)
+            out, err = proc.communicate(marshal.dumps(job), timeout=budget)  # marshal: the client reads it unimported
             failure = None
         except subprocess.TimeoutExpired:
             sandboxing.kill(proc)
@@ -100,24 +115,45 @@ class StreamableHttp:
         return _result(self.requests, out, err[-STDERR_TAIL_BYTES:], failure, time.monotonic() - started)
 
 
+def _gate(send: accounting.Send | None) -> dict:
+    """A [[send]] table as the client's gate; request i is transcript line i + 1."""
+    if send is None:
+        return {"kind": "all"}
+    if send.no_wait:
+        return {"kind": "sent"}
+    if send.wait_for == accounting.REPLY:
+        return {"kind": "ended", "of": send.of_line - 1}
+    return {"kind": "event", "of": send.of_line - 1, "method": send.wait_for}
+
+
 def _wire(request: Request) -> dict:
-    return {"method": request.method, "path": request.path, "headers": [list(h) for h in request.headers],
-            "body": base64.b64encode(request.body).decode("ascii")}
+    wired = {"method": request.method, "path": request.path, "headers": [list(h) for h in request.headers],
+             "body": request.body, "gate": request.gate}
+    if request.closes is not None:
+        wired["closes"] = request.closes - 1
+    return wired
 
 
 def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ...], sandboxed: bool,
-                      writable: tuple[tuple[str, str], ...] = ()) -> sandboxing.Spec:
+                      writable: tuple[tuple[str, str], ...] = (), siblings: tuple[Path, ...] = ()) -> sandboxing.Spec:
     """A stdlib-only script of the tool (the HTTP client, serve's relay) run on the tool's base interpreter in the
-    server's sandbox: bound read-only at /runex/ beside everything the server needs, which it then starts."""
+    server's sandbox: bound read-only at /runex/ (with the `siblings` it imports) beside everything the server
+    needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
+    # -E -s -S: no PYTHON* variables, no user site, no site at all (its .pth files cost more than the rest of the
+    # start): the script needs the standard library and its siblings only (the script's folder stays first on the
+    # path, which -I would drop), and nothing of the environment changes what it runs.
+    flags = ["-E", "-s", "-S"]
     if not sandboxed:
-        return sandboxing.Spec([python, str(script), *args], env=server.env, limits=server.limits)
+        return sandboxing.Spec([python, *flags, str(script), *args], env=server.env, limits=server.limits)
     inside = f"{TOOL_INSIDE}/{script.name}"
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
     mounts[str(script)] = inside
-    return sandboxing.Spec([python, inside, *args], tuple(mounts.items()), server.writable + writable, server.env,
-                           server.chdir, server.limits)
+    for sibling in siblings:
+        mounts[str(sibling)] = f"{TOOL_INSIDE}/{sibling.name}"
+    return sandboxing.Spec([python, *flags, inside, *args], tuple(mounts.items()), server.writable + writable,
+                           server.env, server.chdir, server.limits)
 
 
 def _free_port() -> int:
@@ -187,6 +223,7 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
     if failure is None and server_stdout:
         failure = (f"the server wrote {len(server_stdout)} bytes to stdout while serving HTTP "
                    f"({server_stdout[:60]!r}); over HTTP stdout carries nothing: log to stderr")
+    _mark_closed(exchanges)
     stdout = b"".join(m + b"\n" for ex in exchanges if ex.line is not None and not ex.overridden
                       for m in ex.messages)
     # Stopped by the SIGTERM the client sent: the end of a normal HTTP run, like EOF on stdin for stdio.
@@ -196,9 +233,21 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
 
 
 def _exchange(request: Request, event: dict) -> wire_http.Exchange:
+    if request.method == "CLOSE":
+        return wire_http.Exchange(request.line, "CLOSE", [], [], None, [], b"", closes=request.closes,
+                                  ended_first=bool(event.get("ended_first")))
     exchange = wire_http.Exchange(request.line, request.method, request.headers, request.derived, event["status"],
                                   [(k, v) for k, v in event["headers"]], base64.b64decode(event["body"]),
                                   overridden=request.overridden, path=request.path,
-                                  origin_allowed=request.origin_allowed)
+                                  origin_allowed=request.origin_allowed, closed=bool(event.get("closed")),
+                                  ended=event.get("ended"))
     wire_http.read_body(exchange)
     return exchange
+
+
+def _mark_closed(exchanges: list[wire_http.Exchange]) -> None:
+    """Each stream a CLOSE entry closed learns which line closed it (the record says so on both lines)."""
+    by_line = {ex.line.number: ex for ex in exchanges if ex.line is not None}
+    for ex in exchanges:
+        if ex.closes is not None and ex.closes in by_line:
+            by_line[ex.closes].closed_by = ex.line.number

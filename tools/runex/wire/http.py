@@ -30,7 +30,7 @@ class Exchange:
     method: str  # the HTTP method
     request_headers: list[tuple[str, str]]
     derived_headers: list[tuple[str, str]]  # what a conforming client sends; differs only under an override
-    status: int
+    status: int | None  # None: no response began (a stream closed before it, a CLOSE entry)
     headers: list[tuple[str, str]]  # every response header, names lower-case
     body: bytes
     overridden: bool = False
@@ -41,6 +41,11 @@ class Exchange:
     sse: list[SseEvent] = field(default_factory=list)  # SSE: each event as written
     cut_event: bool = False  # SSE: the stream ended in the middle of an event
     origin_allowed: bool = False  # an override whose Origin the server is configured to accept
+    closed: bool = False  # the client closed this stream before the response ended (a cancel)
+    closed_by: int | None = None  # the transcript line whose cancel closed it
+    closes: int | None = None  # method "CLOSE": nothing POSTed; this line's cancel closed that line's stream
+    ended_first: bool = False  # CLOSE: the stream it was to close had already ended (the cancel raced the reply)
+    ended: int | None = None  # the how-manieth response of the run to end: timing, checked, never recorded
 
     def header(self, name: str) -> str | None:
         return next((v for k, v in self.headers if k == name), None)
@@ -144,6 +149,9 @@ def record(exchanges: list[Exchange]) -> bytes:
     does not hold it: an overridden request, the probe)."""
     out = []
     for ex in exchanges:
+        if ex.closes is not None:  # nothing went over the wire for this line but the closing of another's stream
+            out.append(json.dumps({"line": ex.line.number, "closes_stream_of": ex.closes}))
+            continue
         entry: dict[str, object] = {"line": ex.line.number} if ex.line else \
             ({"probe": ex.method} if ex.path == ENDPOINT else {"get": ex.path})
         entry["request"] = {k: v for k, v in ex.request_headers if k not in ("Accept", "Content-Type")}
@@ -153,6 +161,8 @@ def record(exchanges: list[Exchange]) -> bytes:
             entry["sse"] = [event.fields(kind) for event, kind in zip(ex.sse, ex.events)]
         if ex.media_type == "text/event-stream" and not (ex.overridden or ex.line is None):
             entry["stream"] = without_comments(ex.body.decode("utf-8", "replace"))  # the curl view shows it
+        if ex.closed_by is not None:
+            entry["closed_by"] = ex.closed_by  # no response on this stream: the client closed it
         if ex.escaped:
             entry["json"] = "the same message as over stdio, with other string escapes"
         if ex.overridden or ex.line is None:
@@ -182,6 +192,10 @@ def check(exchanges: list[Exchange], rel: str) -> list[Problem]:
             continue  # a GET example.toml asks for (http_get): recorded, judged by the rule above only
         if ex.line is None:
             _probe_rules(ex, fault)
+        elif ex.closes is not None:
+            continue  # nothing was sent: run/http_stage.py checks that the stream it closed was still open
+        elif ex.closed_by is not None:
+            _closed_rules(ex, fault)
         elif ex.overridden:
             _override_rules(ex, fault)
         elif ex.line.kind == "notification":
@@ -243,6 +257,23 @@ def _stream_said(ex: Exchange, replies: list) -> str:
     return said + (" without the reply; " if not replies else "; ")
 
 
+def _closed_rules(ex: Exchange, fault) -> None:
+    """A stream the client closed to cancel its request: what came before the close is judged like any stream's;
+    that no response came is the cancel's point (streamable-http.mdx, "Cancellation")."""
+    if ex.status is None:
+        return  # closed before the response began
+    if ex.media_type not in ("application/json", "text/event-stream"):
+        fault("http-content-type", f"a request was answered with Content-Type {ex.header('content-type')!r}; the "
+                                   f"server MUST answer with application/json or text/event-stream "
+                                   f"(streamable-http.mdx, \"Sending Messages to the Server\")")
+    for note in (p for p in map(_parse, ex.messages) if isinstance(p, dict) and "method" in p and "id" not in p):
+        if not _related(note, ex.line.message):
+            fault("http-unrelated-notification", f"{note['method']} on this request's stream does not relate to "
+                                                 f"it; notifications before the response MUST relate to the "
+                                                 f"originating request (streamable-http.mdx, \"Sending Messages to "
+                                                 f"the Server\")")
+
+
 def _related(note: dict, request: object) -> bool:
     """Progress with the token this request sent, or a log message (notifications/message, deprecated) for it."""
     params = note.get("params") if isinstance(note.get("params"), dict) else {}
@@ -290,9 +321,14 @@ def _override_rules(ex: Exchange, fault) -> None:
                                           f"-32020 (streamable-http.mdx, \"Server Validation\")")
 
 
-def group_by_line(stdout: bytes, lines: list[TranscriptLine]) -> dict[int, list[bytes]]:
-    """A lockstep stdio run's messages per transcript line: everything written after the previous reply up to and
-    including the reply to the line (a line that expects no reply gets what arrived before the next one)."""
+def group_by_line(stdout: bytes, lines: list[TranscriptLine],
+                  sends: tuple[accounting.Send, ...] = ()) -> dict[int, list[bytes]]:
+    """A stdio run's messages per transcript line. In lockstep: everything written after the previous reply up to
+    and including the reply to the line (a line that expects no reply gets what arrived before the next one). Paced
+    by [[send]]: the messages that belong to the line (its reply, its progress, its listen stream), as run/paced.py
+    recorded them; a message that belongs to no line is in no group."""
+    if sends:
+        return _group_by_owner(stdout, lines)
     owed = [l for l in lines if l.expects_reply]
     groups: dict[int, list[bytes]] = {l.number: [] for l in lines}
     at = 0
@@ -303,6 +339,31 @@ def group_by_line(stdout: bytes, lines: list[TranscriptLine]) -> dict[int, list[
         parsed = _parse(message)
         if isinstance(parsed, dict) and "method" not in parsed and id_key(parsed.get("id")) == id_key(owed[at].reply_id):
             at += 1
+    return groups
+
+
+def _group_by_owner(stdout: bytes, lines: list[TranscriptLine]) -> dict[int, list[bytes]]:
+    from .pairing import Ledger
+
+    ledger: Ledger[TranscriptLine] = Ledger()
+    streams = accounting.Streams()
+    for line in lines:
+        if line.expects_reply:
+            ledger.owe(line, id_key(line.reply_id), null_allowed=line.null_reply_allowed)
+            streams.open(line, line.message)
+    groups: dict[int, list[bytes]] = {l.number: [] for l in lines}
+    for message in stdout.splitlines():
+        parsed = _parse(message)
+        owner = None
+        if isinstance(parsed, dict) and "method" not in parsed and ("result" in parsed or "error" in parsed):
+            answered = ledger.answer(parsed.get("id"))
+            owner = answered.line if answered is not None else None
+            if answered is not None and not answered.duplicate:
+                streams.close(owner)
+        elif isinstance(parsed, dict):
+            owner = streams.owner(parsed)
+        if owner is not None:
+            groups[owner.number].append(message)
     return groups
 
 
