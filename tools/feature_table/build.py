@@ -1,0 +1,129 @@
+"""One build of one row with one set of rmcp features, in the project's build sandbox (runex.sandbox), offline.
+
+The examples' workspace is copied to a scratch folder (.cache/rmcp-features/examples, mtimes kept, so cargo reuses
+what it built before) and only the row's Cargo.toml is rewritten. Cargo runs with --offline against a fresh copy
+of examples/Cargo.lock: the lock's versions, nothing downloaded. Not --locked: with fewer features cargo drops
+unused packages from its copy of the lock, which --locked would refuse.
+Its target folder sits under .cache/cargo-target (which CI caches), apart from the tool's own, so a feature build
+never overwrites a binary the examples' check is about to copy.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from runex import sandbox as sandboxing
+from runex import toolchain
+
+from . import manifest
+from .rows import Row
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SCRATCH = ROOT / ".cache" / "rmcp-features"
+TARGET = ROOT / ".cache" / "cargo-target" / "rmcp-features"
+INSIDE_SRC, INSIDE_TARGET, CARGO_HOME = "/src", "/target", "/opt/cargo-home"
+TIMEOUT = 900.0
+HASH = re.compile(r"-[0-9a-f]{16}\b")
+PATH = re.compile(r"(/[\w.@+-]+)+/(?=[\w.-]+\b)")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    said: str  # "" when it built and ran; else the first error, normalised
+
+    def word(self) -> str:
+        return "builds and runs" if self.ok else self.said
+
+
+def prepare() -> Path:
+    """A fresh scratch copy of examples/, owned by the sandbox's user when we are root."""
+    copy = SCRATCH / "examples"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("target", "__pycache__"))
+    TARGET.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        for folder in (SCRATCH, TARGET):
+            os.chown(folder, sandboxing.NOBODY, sandboxing.NOBODY)
+        for path in [copy, *copy.rglob("*")]:
+            os.chown(path, sandboxing.NOBODY, sandboxing.NOBODY, follow_symlinks=False)
+    return copy
+
+
+def normalise(line: str) -> str:
+    """No folders and no cargo hashes: the same error reads the same on every machine."""
+    return HASH.sub("", PATH.sub("", line)).strip()
+
+
+def first_error(text: str) -> str:
+    for line in text.splitlines():
+        if line.startswith("error") and not line.startswith("error: could not compile"):
+            return normalise(line)
+    return ""
+
+
+def _spec(argv: list[str], writable: bool) -> sandboxing.Spec:
+    sysroot = str(toolchain.sysroot())
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    mounts = ((str(SCRATCH), INSIDE_SRC), (str(TARGET), INSIDE_TARGET))
+    env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": CARGO_HOME, "CARGO_TARGET_DIR": INSIDE_TARGET,
+           "RUSTC": f"{sysroot}/bin/rustc", "CARGO_TERM_COLOR": "never"}
+    return sandboxing.Spec(
+        argv, read_only=((sysroot, sysroot), *((str(home / d), f"{CARGO_HOME}/{d}") for d in ("registry", "git")),
+                         *(() if writable else mounts)),
+        writable=mounts if writable else (), env=env, chdir=f"{INSIDE_SRC}/examples",
+        limits=sandboxing.BUILD_LIMITS)
+
+
+def _cargo_argv(row: Row) -> list[str]:
+    cargo = str(toolchain.sysroot() / "bin" / "cargo")
+    target = ["--target", row.target] if row.target else []
+    if row.step == "test":
+        return [cargo, "test", "--offline", "-p", row.crate, *target]
+    return [cargo, "build", "--offline", "-p", row.crate, "--lib" if row.step == "lib" else "--bins", *target]
+
+
+def _run_transcript(row: Row, sandbox: sandboxing.Sandbox) -> Outcome:
+    """The built server with its transcript on stdin: its replies must be the answer key's (in any order, since
+    rmcp answers each request in a task of its own)."""
+    folder = f"{INSIDE_SRC}/examples/{row.crate}"
+    script = f"exec {INSIDE_TARGET}/debug/{row.crate} < {folder}/transcript.jsonl"
+    proc = sandbox.run(_spec(["bash", "-c", script], writable=False), timeout=60)
+    got = sorted(proc.stdout.decode("utf-8", "replace").splitlines())
+    want = sorted((EXAMPLES / row.crate / "answer_key.jsonl").read_text(encoding="utf-8").splitlines())
+    if got == want:
+        return Outcome(True, "")
+    return Outcome(False, f"builds, but its replies are not the answer key's ({len(got)} lines, "
+                          f"{len(set(got) & set(want))} of {len(want)} as expected; exit {proc.returncode})")
+
+
+def _test_failure(proc) -> str:
+    out = proc.stdout.decode("utf-8", "replace")
+    for line in out.splitlines():
+        if "panicked at" in line or line.startswith("test result: FAILED"):
+            return "builds, but a test fails: " + normalise(line)
+    return f"cargo test exits {proc.returncode}"
+
+
+def attempt(row: Row, features: list[str], copy: Path, sandbox: sandboxing.Sandbox) -> Outcome:
+    """Build (and run) the row with exactly `features` of rmcp."""
+    member = copy / row.crate / "Cargo.toml"
+    member.write_text(manifest.rewrite(EXAMPLES / row.crate / "Cargo.toml", features), encoding="utf-8")
+    shutil.copyfile(EXAMPLES / "Cargo.lock", copy / "Cargo.lock")
+    proc = sandbox.run(_spec(_cargo_argv(row), writable=True), timeout=TIMEOUT)
+    if proc.returncode is None:
+        return Outcome(False, f"did not finish within {TIMEOUT:g} s")
+    error = first_error(proc.stderr.decode("utf-8", "replace"))
+    if error:
+        return Outcome(False, error)
+    if proc.returncode != 0 and row.step == "test":
+        return Outcome(False, _test_failure(proc))
+    if proc.returncode != 0:
+        return Outcome(False, f"cargo exits {proc.returncode} without an error line")
+    return _run_transcript(row, sandbox) if row.step == "stdio" else Outcome(True, "")

@@ -1,0 +1,48 @@
+"""A row's minimal feature set, found by building: start from what the example's Cargo.toml declares (rmcp's
+defaults off), drop each feature whose removal still builds and runs, then record what each remaining feature's
+removal breaks: the compiler's first error."""
+
+from __future__ import annotations
+
+import sys
+
+from runex import sandbox as sandboxing
+
+from . import build, manifest, rows
+from .rows import Row
+
+
+class MeasureError(RuntimeError):
+    pass
+
+
+def start(row: Row) -> list[str]:
+    """The declared features the build uses: dev-dependencies only for `cargo test`, and none the row excludes."""
+    declared = manifest.declared(build.EXAMPLES / row.crate / "Cargo.toml")
+    return [f for f in declared if (row.step == "test" or not f.startswith("dev:")) and f not in row.excluded]
+
+
+def measure(row: Row, copy, sandbox: sandboxing.Sandbox) -> dict:
+    tried: dict[tuple[str, ...], build.Outcome] = {}
+
+    def attempt(features: list[str]) -> build.Outcome:
+        key = tuple(features)
+        if key not in tried:
+            print(f"rmcp features: {row.key} with [{', '.join(features)}]", file=sys.stderr)
+            tried[key] = build.attempt(row, features, copy, sandbox)
+        return tried[key]
+
+    declared = start(row)
+    first = attempt(declared)
+    if not first.ok:
+        raise MeasureError(f"examples/{row.crate}/Cargo.toml: {rows.command(row)} fails with the features it "
+                           f"declares ({', '.join(declared)}) and rmcp's defaults off: {first.said}")
+    minimal = list(declared)
+    for feature in declared:
+        fewer = [f for f in minimal if f != feature]
+        if attempt(fewer).ok:
+            minimal = fewer
+    return {"row": row.key, "label": row.label, "command": rows.command(row), "declared": declared,
+            "minimal": minimal, "not_needed": [f for f in declared if f not in minimal],
+            "without": {f: attempt([g for g in minimal if g != f]).word() for f in minimal},
+            "with": {f: attempt(minimal + [f]).word() for f in row.excluded}}
