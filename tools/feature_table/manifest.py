@@ -44,8 +44,8 @@ def rewrite(manifest: Path, features: list[str]) -> str:
             section = header["name"]
         elif line.startswith("rmcp") and section in SECTIONS:
             if not RMCP_LINE.match(line.rstrip("\n")):
-                raise ManifestError(f"{manifest}:{number + 1}: write the rmcp dependency on one line, "
-                                    f"rmcp = {{ version = ..., features = [...] }}, so the feature builds can rewrite it")
+                raise ManifestError(f"{manifest}:{number + 1}: write the rmcp dependency on one line, rmcp = "
+                                    f"{{ version = ..., features = [...] }}, so the feature builds can rewrite it")
             mine = [f[len(SECTIONS[section]):] for f in features
                     if f.startswith(SECTIONS[section]) and (SECTIONS[section] or ":" not in f)]
             listed = ", ".join(f'"{name}"' for name in mine)

@@ -16,7 +16,8 @@ def dump(rows: list[dict]) -> str:
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
-def load(path: Path = RECORD) -> list[dict]:
+def load(path: Path | None = None) -> list[dict]:
+    path = path or RECORD
     if not path.is_file():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
