@@ -1,4 +1,6 @@
-"""One build of one row with one set of rmcp features, in the project's build sandbox (runex.sandbox), offline.
+"""One build of one row with one set of rmcp features, in the project's build sandbox (runex.sandbox), offline:
+`cargo check` first (the compiler's errors, without code generation), then, if that passes, the row's own build
+and run.
 
 The examples' workspace is copied to a scratch folder (.cache/rmcp-features/examples, mtimes kept, so cargo reuses
 what it built before) and only the row's Cargo.toml is rewritten. Cargo runs with --offline against a fresh copy
@@ -85,12 +87,14 @@ def _spec(argv: list[str], writable: bool) -> sandboxing.Spec:
         limits=sandboxing.BUILD_LIMITS)
 
 
-def _cargo_argv(row: Row) -> list[str]:
+def _cargo_argv(row: Row, verb: str) -> list[str]:
+    """`cargo check` or the row's own `cargo build` / `cargo test`, offline."""
     cargo = str(toolchain.sysroot() / "bin" / "cargo")
     target = ["--target", row.target] if row.target else []
-    if row.step == "test":
-        return [cargo, "test", "--offline", "-p", row.crate, *target]
-    return [cargo, "build", "--offline", "-p", row.crate, "--lib" if row.step == "lib" else "--bins", *target]
+    scope = {"test": ["--bins", "--tests"], "lib": ["--lib"], "stdio": ["--bins"]}[row.step]
+    if verb == "build" and row.step == "test":
+        verb, scope = "test", []
+    return [cargo, verb, "--offline", "-p", row.crate, *scope, *target]
 
 
 def _converse(proc, transcript: list[str]) -> list[str]:
@@ -150,11 +154,22 @@ def _test_failure(proc) -> str:
 
 
 def attempt(row: Row, features: list[str], copy: Path, sandbox: sandboxing.Sandbox) -> Outcome:
-    """Build (and run) the row with exactly `features` of rmcp."""
+    """Check, build and run the row with exactly `features` of rmcp: a missing feature stops at the check, so
+    only the builds that compile pay for code generation."""
     member = copy / row.crate / "Cargo.toml"
     member.write_text(manifest.rewrite(EXAMPLES / row.crate / "Cargo.toml", features), encoding="utf-8")
     shutil.copyfile(EXAMPLES / "Cargo.lock", copy / "Cargo.lock")
-    proc = sandbox.run(_spec(_cargo_argv(row), writable=True), timeout=TIMEOUT)
+    checked = _cargo(row, "check", sandbox)  # a missing feature fails here, without code generation
+    if not checked.ok:
+        return checked
+    built = _cargo(row, "build", sandbox)
+    if not built.ok:
+        return built
+    return _run_transcript(row, sandbox) if row.step == "stdio" else built
+
+
+def _cargo(row: Row, verb: str, sandbox: sandboxing.Sandbox) -> Outcome:
+    proc = sandbox.run(_spec(_cargo_argv(row, verb), writable=True), timeout=TIMEOUT)
     if proc.returncode is None:
         return Outcome(False, f"did not finish within {TIMEOUT:g} s")
     error = first_error(proc.stderr.decode("utf-8", "replace"))
@@ -164,4 +179,4 @@ def attempt(row: Row, features: list[str], copy: Path, sandbox: sandboxing.Sandb
         return Outcome(False, _test_failure(proc))
     if proc.returncode != 0:
         return Outcome(False, f"cargo exits {proc.returncode} without an error line")
-    return _run_transcript(row, sandbox) if row.step == "stdio" else Outcome(True, "")
+    return Outcome(True, "")

@@ -36,13 +36,16 @@ def measure(row: Row, copy, sandbox: sandboxing.Sandbox) -> dict:
     first = attempt(declared)
     if not first.ok:
         raise MeasureError(f"examples/{row.crate}/Cargo.toml: {rows.command(row)} fails with the features it "
-                           f"declares ({', '.join(declared)}) and rmcp's defaults off: {first.said}")
+                           f"declares ({', '.join(declared)}) and rmcp's defaults off: {first.said}\nMake it build "
+                           f"with them (.venv/bin/python tools/run_examples.py --check {row.crate}), or change its row "
+                           f"in tools/feature_table/rows.py")
     minimal = list(declared)
     for feature in declared:
         fewer = [f for f in minimal if f != feature]
         if attempt(fewer).ok:
             minimal = fewer
-    return {"row": row.key, "label": row.label, "command": rows.command(row), "declared": declared,
+    return {"row": row.key, "label": row.label, "command": rows.command(row), "then": rows.then(row),
+            "declared": declared,
             "minimal": minimal, "not_needed": [f for f in declared if f not in minimal],
             "without": {f: attempt([g for g in minimal if g != f]).word() for f in minimal},
             "with": {f: attempt(minimal + [f]).word() for f in row.excluded}}

@@ -12,6 +12,12 @@ RECORD = ROOT / "tests" / "interop" / "rmcp-features" / "record.jsonl"
 WRITE = ".venv/bin/python tools/rmcp_features.py"
 
 
+def shown(path: Path | None = None) -> str:
+    """The record's path as a message names it: from the repository's root when it is inside."""
+    path = path or RECORD
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def dump(rows: list[dict]) -> str:
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 

@@ -33,4 +33,10 @@ def command(row: Row) -> str:
         return f"cargo test -p {row.crate}{target}"
     if row.step == "lib":
         return f"cargo build -p {row.crate} --lib{target}"
-    return f"cargo build -p {row.crate} --bins{target}, then its transcript on stdin"
+    return f"cargo build -p {row.crate} --bins{target}"
+
+
+def then(row: Row) -> str:
+    """What shows that the build works, beyond compiling."""
+    return {"stdio": "then its transcript, a line at a time, gets its answer key",
+            "test": "and its tests pass", "lib": "a library: built, not run"}[row.step]

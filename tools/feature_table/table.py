@@ -25,7 +25,7 @@ def code(text: str) -> str:
 
 
 def build_cell(row: dict) -> str:
-    return f"{row['label']}: {code(row['command'])}"
+    return f"{row['label']}: {code(row['command'])}, {row['then']}"
 
 
 def lines_of(row: dict) -> list[str]:
@@ -39,7 +39,7 @@ def lines_of(row: dict) -> list[str]:
 def render() -> list[str]:
     rows = record.load()
     if not rows:
-        raise TableError(f"{record.RECORD.relative_to(record.ROOT)} is missing or empty; run: {record.WRITE}")
+        raise TableError(f"{record.shown()} is missing or empty; run: {record.WRITE}")
     return HEAD + [line for row in rows for line in lines_of(row)]
 
 
