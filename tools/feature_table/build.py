@@ -92,8 +92,9 @@ def _cargo_argv(row: Row, verb: str) -> list[str]:
     cargo = str(toolchain.sysroot() / "bin" / "cargo")
     target = ["--target", row.target] if row.target else []
     scope = {"test": ["--bins", "--tests"], "lib": ["--lib"], "stdio": ["--bins"]}[row.step]
-    if verb == "build" and row.step == "test":
-        verb, scope = "test", []
+    if verb == "build" and row.step == "test":  # as the examples' check runs them (runex/run/own_tests.py)
+        verb, scope = "test", ["--test", "*", "--no-fail-fast"]
+        target += ["--", "--test-threads=1"]
     return [cargo, verb, "--offline", "-p", row.crate, *scope, *target]
 
 

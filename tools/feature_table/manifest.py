@@ -3,6 +3,7 @@ for under [dependencies], `dev:client` under [dev-dependencies] (what `cargo tes
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -27,6 +28,18 @@ def declared(manifest: Path) -> list[str]:
     if not found:
         raise ManifestError(f"{manifest}: no rmcp dependency with features under [dependencies]")
     return found
+
+
+def rmcp_defaults(lock: Path) -> list[str]:
+    """rmcp's `default` features, read from the Cargo.toml of the version the lock pins (in cargo's registry)."""
+    packages = tomllib.loads(lock.read_text(encoding="utf-8"))["package"]
+    version = next(p["version"] for p in packages if p["name"] == "rmcp")
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    found = sorted(home.glob(f"registry/src/*/rmcp-{version}/Cargo.toml"))
+    if not found:
+        raise ManifestError(f"{lock}: rmcp {version} is not in {home}/registry; run: cargo fetch --manifest-path "
+                            f"examples/Cargo.toml")
+    return tomllib.loads(found[0].read_text(encoding="utf-8"))["features"]["default"]
 
 
 def _version(manifest: Path, section: str) -> str:

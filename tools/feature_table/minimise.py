@@ -1,5 +1,5 @@
-"""A row's minimal feature set, found by building: start from what the example's Cargo.toml declares (rmcp's
-defaults off), drop each feature whose removal still builds and runs, then record what each remaining feature's
+"""A row's minimal feature set, found by building: start from what the example gets (the features its Cargo.toml
+declares, and rmcp's defaults, which no example turns off), build with rmcp's defaults off and drop each feature whose removal still builds and runs, then record what each remaining feature's
 removal breaks: the compiler's first error."""
 
 from __future__ import annotations
@@ -17,9 +17,12 @@ class MeasureError(RuntimeError):
 
 
 def start(row: Row) -> list[str]:
-    """The declared features the build uses: dev-dependencies only for `cargo test`, and none the row excludes."""
+    """What the build gets today: rmcp's defaults the manifest does not name (it never turns them off), then the
+    declared features the build uses (dev-dependencies only for `cargo test`), none the row excludes."""
     declared = manifest.declared(build.EXAMPLES / row.crate / "Cargo.toml")
-    return [f for f in declared if (row.step == "test" or not f.startswith("dev:")) and f not in row.excluded]
+    used = [f for f in declared if (row.step == "test" or not f.startswith("dev:")) and f not in row.excluded]
+    defaults = manifest.rmcp_defaults(build.EXAMPLES / "Cargo.lock")
+    return [f for f in defaults if f not in used and f not in row.excluded] + used
 
 
 def measure(row: Row, copy, sandbox: sandboxing.Sandbox) -> dict:
@@ -32,20 +35,21 @@ def measure(row: Row, copy, sandbox: sandboxing.Sandbox) -> dict:
             tried[key] = build.attempt(row, features, copy, sandbox)
         return tried[key]
 
-    declared = start(row)
-    first = attempt(declared)
+    gets = start(row)
+    first = attempt(gets)
     if not first.ok:
         raise MeasureError(f"examples/{row.crate}/Cargo.toml: {rows.command(row)} fails with the features it "
-                           f"declares ({', '.join(declared)}) and rmcp's defaults off: {first.said}\nMake it build "
+                           f"gets ({', '.join(gets)}): {first.said}\nMake it build "
                            f"with them (.venv/bin/python tools/run_examples.py --check {row.crate}), or change its row "
                            f"in tools/feature_table/rows.py")
-    minimal = list(declared)
-    for feature in declared:
+    minimal = list(gets)
+    for feature in gets:
         fewer = [f for f in minimal if f != feature]
         if attempt(fewer).ok:
             minimal = fewer
     return {"row": row.key, "label": row.label, "command": rows.command(row), "then": rows.then(row),
-            "declared": declared,
-            "minimal": minimal, "not_needed": [f for f in declared if f not in minimal],
+            "gets": gets, "defaults": [f for f in manifest.rmcp_defaults(build.EXAMPLES / "Cargo.lock")
+                                            if f in gets],
+            "minimal": minimal, "not_needed": [f for f in gets if f not in minimal],
             "without": {f: attempt([g for g in minimal if g != f]).word() for f in minimal},
             "with": {f: attempt(minimal + [f]).word() for f in row.excluded}}

@@ -20,7 +20,7 @@ ROWS = (
     Row("stdio-server", "A stdio server", "rmcp-server", "stdio"),
     Row("http-server", "A Streamable HTTP server (and stdio)", "streamable-http", "stdio"),
     Row("test-client", "A client in `cargo test`", "testing-rust", "test"),
-    Row("no-macros", "A server written without the macros", "conformance-reference", "stdio"),
+    Row("no-macros", "A server without the `#[tool]` macros", "conformance-reference", "stdio"),
     Row("wasm32-wasip1", "The handler, for wasm32-wasip1", "testing-rust", "lib", "wasm32-wasip1",
         ("transport-io",)),
 )
@@ -30,7 +30,7 @@ def command(row: Row) -> str:
     """The cargo command the row runs, as the table shows it."""
     target = f" --target {row.target}" if row.target else ""
     if row.step == "test":
-        return f"cargo test -p {row.crate}{target}"
+        return f"cargo test -p {row.crate} --test '*'{target}"
     if row.step == "lib":
         return f"cargo build -p {row.crate} --lib{target}"
     return f"cargo build -p {row.crate} --bins{target}"

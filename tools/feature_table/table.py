@@ -30,7 +30,8 @@ def build_cell(row: dict) -> str:
 
 def lines_of(row: dict) -> list[str]:
     cells = [(f"`{feature}`", code(said)) for feature, said in row["without"].items()]
-    cells += [(f"`{feature}` (declared, not needed)", "builds and runs") for feature in row["not_needed"]]
+    cells += [(f"`{feature}` ({'a default' if feature in row['defaults'] else 'declared'}, not needed)",
+               "builds and runs") for feature in row["not_needed"]]
     cells += [(f"with `{feature}` added", code(said)) for feature, said in row["with"].items()]
     return [f"| {build_cell(row) if number == 0 else row['label']} | {feature} | {said} |"
             for number, (feature, said) in enumerate(cells)]
