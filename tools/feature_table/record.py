@@ -41,10 +41,17 @@ def changed(old: list[dict], new: list[dict]) -> list[str]:
         fields = [name for name in row if row[name] != then.get(name)]
         if fields:
             lines.append(f"  {row['row']}: {', '.join(fields)} changed")
-            lines += [f"    {name}: recorded {json.dumps(then.get(name))}, now {json.dumps(row[name])}"
-                      for name in fields]
+            lines += [line for name in fields for line in _field(name, then.get(name), row[name])]
     lines += [f"  {name}: recorded, no longer a row" for name in before]
     return lines
+
+
+def _field(name: str, then, now) -> list[str]:
+    """One field's difference; a feature-to-error map, one feature a line."""
+    if not (isinstance(then, dict) and isinstance(now, dict)):
+        return [f"    {name}: recorded {json.dumps(then)}, now {json.dumps(now)}"]
+    return [f"    {name} {key}: recorded {json.dumps(then.get(key))}, now {json.dumps(now.get(key))}"
+            for key in dict.fromkeys([*then, *now]) if then.get(key) != now.get(key)]
 
 
 def write(text: str, path: Path = RECORD) -> None:
