@@ -1,6 +1,7 @@
 """A row's minimal feature set, found by building: start from what the example gets (the features its Cargo.toml
-declares, and rmcp's defaults, which no example turns off), build with rmcp's defaults off and drop each feature whose removal still builds and runs, then record what each remaining feature's
-removal breaks: the compiler's first error."""
+declares, and rmcp's defaults, which no example turns off), build with rmcp's defaults off, drop each feature
+whose removal still builds and runs, then record what each remaining feature's removal breaks: the compiler's
+first error."""
 
 from __future__ import annotations
 

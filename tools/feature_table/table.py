@@ -12,7 +12,8 @@ from markdown.preprocessors import Preprocessor
 from . import record
 
 MARKER = re.compile(r"<!-- rmcp-features -->")
-HEAD = ["| Build (what CI runs) | rmcp feature | Without it (the compiler's first error) |", "|---|---|---|"]
+HEAD = ["| Build (what CI runs) | rmcp feature | Without it, or with it where said: the compiler's first error |",
+        "|---|---|---|"]
 
 
 class TableError(RuntimeError):
