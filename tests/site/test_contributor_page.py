@@ -71,6 +71,7 @@ def test_contributing_md_points_at_the_rules():
 NOT_A_RULE = {
     "tests/interop/test_broken_copies.py": "the checks themselves, against broken copies of an example",
     "tests/site/test_conformance_card.py": "the conformance report card's page and its rendering",
+    "tests/site/test_rmcp_features_table.py": "the rmcp features table's rendering on the rmcp page",
     "tests/site/test_reader_outputs.py": "what the built site gives readers' tools: llms.txt, each page as Markdown, "
                                          "Open Graph tags, the report link",
     "tests/browser/test_page_controls.py": "the copy page and report a problem controls, in Chromium",
