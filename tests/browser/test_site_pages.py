@@ -7,7 +7,8 @@ test_every_built_page_is_tested checks that this list and the built site agree. 
 
 A page is loaded once per viewport and every check that needs it runs on that load. The desktop tests of one page
 share one browser tab (`visit`), in the order they are written here: the load check, the screen budget and the
-footer (budget.py), the conversation view's width and raw lines (conversation.py), the tab check and the block check
+footer (budget.py), the languages each "Run it here" box offers (runkit.py), the conversation view's width and raw
+lines (conversation.py), the tab check and the block check
 (while collapsed blocks are still closed as a reader first sees them: each check before them closes what it opened),
 axe-core's WCAG 2.1 AA check in both palettes (accessibility.py), then the palette check goes on to the next page,
 and the searches start from there. The phone tests of a page share one phone-sized tab (`phone`) the same way: the
@@ -30,6 +31,7 @@ from .budget import check_budget, check_footer, track_pages
 from .checks import (DESKTOP, PHONE, check_page_loads, check_palette, check_pasted_blocks, check_phone, check_search,
                      check_tabs, new_context, open_page)
 from .conversation import WITH_CONVERSATION, check_raw_lines, exchanges_overflowing
+from .runkit import check_offered_languages, conversation_pages
 from .sitekit import ROOT, Doc, built_pages, discover_docs, search_terms, skip_module_without_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -37,6 +39,7 @@ skip_module_without_browser()
 
 PAGES = [doc.src for doc in discover_docs(ROOT)]
 TRACK = ["docs/" + page for page in track_pages()]
+WITH_RUN_HERE = sorted(set(conversation_pages().values()))  # pages with an example's whole conversation
 
 
 @dataclass
@@ -100,6 +103,12 @@ def test_track_page_fits_its_screen_budget(site, visit):
 
 def test_footer_links_follow_the_nav(site, visit):
     problems = check_footer(visit.page, site, visit.doc)
+    assert not problems, _report(problems)
+
+
+@pytest.mark.parametrize("visit", WITH_RUN_HERE, indirect=True)
+def test_each_view_offers_the_languages_its_example_runs_in_and_says_why_not_for_the_others(site, visit):
+    problems = check_offered_languages(visit.page, site, visit.doc)
     assert not problems, _report(problems)
 
 
