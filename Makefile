@@ -67,16 +67,17 @@ check: $(TOOL) sandbox wasm-target
 # One example (and its page) in seconds, not the whole suite's minutes: the tool's check of NAME, then every rule the
 # suite holds for an example, run on NAME alone (its real servers with stdout closed, fed edge inputs, driven by the
 # official SDK client over stdio and HTTP, building no other example; the workspace's rustfmt and layout), and with
-# PAGE= that page's shape, JSON and tables, its place on the reading path, its screen budget and conversation view,
-# the example's "Run it here" in the browser (one site build for all of them), the share of docs/mcp its pastes take
-# and no placeholder left. Every step runs even when one before it failed, so one loop shows every failure; the
-# last lines list the steps that failed, and the exit status is 1 if any did.
+# PAGE= that page's shape, JSON and tables, its place on the reading path, every browser check of the page (screen
+# budget, conversation view and WCAG 2.1 AA among them), the example's "Run it here" in the browser (one site build
+# for all of them), the share of docs/mcp its pastes take and no placeholder left. Every step runs even when one
+# before it failed, so one loop shows every failure; the last lines list the steps that failed, and the exit status
+# is 1 if any did.
 #   make example NAME=pagination PAGE=pagination
 EXAMPLE_STEPS = \
   '$(PYTHON) tools/run_examples.py --check $(NAME)' \
   'RUNEX_TEST_EXAMPLES=$(NAME) $(PYTHON) -m pytest -q -k "$(NAME)" tests/interop/test_closed_stdout.py tests/interop/test_edge_inputs.py tests/interop/test_real_client.py tests/interop/test_http_client.py' \
   '$(PYTHON) -m pytest -q tests/test_rust_examples.py' \
-  $(if $(PAGE),'$(PYTHON) -m pytest -q -k "$(PAGE) or $(NAME)" tests/site/test_pages.py tests/site/test_page_json.py tests/site/test_tables.py tests/browser/test_page_budget.py tests/browser/test_conversation.py tests/browser/test_run_here.py tests/browser/test_run_here_rust.py') \
+  $(if $(PAGE),'$(PYTHON) -m pytest -q -k "$(PAGE) or $(NAME)" tests/site/test_pages.py tests/site/test_page_json.py tests/site/test_tables.py tests/browser/test_site_pages.py tests/browser/test_conversation.py tests/browser/test_run_here.py tests/browser/test_run_here_rust.py') \
   $(if $(PAGE),'$(PYTHON) -m pytest -q tests/site/test_reading_path.py tests/site/test_page_sources.py tests/site/test_placeholders.py')
 
 example: $(TOOL) sandbox

@@ -66,7 +66,7 @@ def open_page(context, site: Site):
     return page
 
 
-def _at(page, site: Site, doc: Doc) -> None:
+def on_page(page, site: Site, doc: Doc) -> None:
     """Be on doc's page: load it unless the browser already shows it (a hash or a query does not matter)."""
     here = urlsplit(page.url)
     if not (_is_local(page.url, site) and here.scheme == "http" and here.path == "/" + doc.path):
@@ -244,7 +244,7 @@ def check_pasted_blocks(page, site: Site, doc: Doc) -> list[str]:
     """
     expected = site.expected(doc)
     problems = []
-    _at(page, site, doc)
+    on_page(page, site, doc)
     shown = page.evaluate(_READ_BLOCKS, _REVEAL)
     wanted: dict[str, list] = {}
     for item in expected:
@@ -344,7 +344,7 @@ def check_tabs(page, site: Site, doc: Doc) -> list[str]:
 
     Run it on a page as loaded: collapsed blocks closed, as a reader first sees them.
     """
-    _at(page, site, doc)
+    on_page(page, site, doc)
     state = page.evaluate(_TAB_STATE)
     problems = []
     sets = page.locator(".md-content .tabbed-set")
@@ -397,7 +397,7 @@ def _toggle(page) -> dict | None:
 
 def check_palette(page, site: Site, doc: Doc, other: Doc) -> list[str]:
     """The light/dark toggle changes the colours, the choice holds on the next page, and it switches back there."""
-    _at(page, site, doc)
+    on_page(page, site, doc)
     if page.locator(PALETTE_TOGGLE).count() == 0:
         return [_problem(doc, "no light/dark toggle in the header (theme.palette needs two schemes with a toggle)")]
     start = page.evaluate(_SCHEME)
@@ -544,7 +544,7 @@ _DRAWER_OPEN = """() => {
 
 def check_phone(page, site: Site, doc: Doc, screenshot: Path | None = None) -> list[str]:
     """On a phone-sized viewport the page does not scroll sideways and the navigation drawer opens."""
-    _at(page, site, doc)
+    on_page(page, site, doc)
     page.evaluate("window.scrollTo(0, 0)")  # the first screen, also on a page an earlier check scrolled
     problems = []
     if screenshot is not None:

@@ -105,3 +105,40 @@ def send(page, name: str, line: str):
         problems = [t.strip() for t in lane.locator(".run-problem").all_inner_texts()]
         lanes[lane.get_attribute("data-runtime")] = (lane.locator(".run-reply").inner_text(), problems)
     return lanes
+
+
+def check_offered_languages(page, site, doc) -> list[str]:
+    """On a page that shows examples' whole conversations: each view offers the languages its example runs in the
+    browser (both and "both" when it runs in two), and for the others says why, once per language, in a reader's
+    words (the declared reason, no TOML)."""
+    from runex.paste import run_here as browser
+
+    from .checks import on_page
+
+    on_page(page, site, doc)
+    every = {r.name: r for r in browser.browser_runs(ROOT)}
+    problems = []
+    for name in sorted(n for n, src in conversation_pages().items() if src == doc.src):
+        here, run_ = box(page, name), every.get(name)
+        where = f"{doc.label}: the 'Run it here' box of examples/{name}"
+        buttons = here.locator(".run-here-button").count()
+        if buttons != (1 if run_ else 0):
+            problems.append(f"{where} has {buttons} button(s), not {1 if run_ else 0}")
+        offered = here.locator(".run-choice input").evaluate_all("inputs => inputs.map(i => i.value)") if run_ else []
+        wanted = [k for k in ("rust", "python") if run_ and getattr(run_, k) is not None]
+        wanted += ["both"] if len(wanted) == 2 else []
+        if offered != wanted:
+            problems.append(f"{where} offers {offered}, not {wanted}")
+        config = browser.model.load_config(ROOT / "examples" / name / "example.toml", "example.toml")
+        why = here.locator(".run-here-why").text_content() if here.locator(".run-here-why").count() else ""
+        for _, reason in config.not_in_browser:  # a declared reason stands where the button would be
+            # text_content: a view inside a collapsed block is in the page, only not drawn until opened
+            if reason not in (why or ""):
+                problems.append(f"{where} does not give the declared reason {reason!r}")
+        lines = here.locator(".run-here-why li").all_text_contents()
+        languages = [line.split(":", 1)[0] for line in lines]
+        if len(languages) != len(set(languages)):
+            problems.append(f"{where} gives more than one reason for a language: {lines}")
+        if any("[[" in line or "example.toml" in line for line in lines):
+            problems.append(f"{where} shows the TOML, not a reader's words: {lines}")
+    return problems

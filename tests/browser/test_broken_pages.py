@@ -1,13 +1,15 @@
-"""The checks catch what they promise to: a copy of the site with three deliberately broken pages fails them.
+"""The checks catch what they promise to: a copy of the built site with three deliberately broken pages fails them.
 
-One temporary copy of docs/ and mkdocs.yml gets a stale pasted block on one page, a link to an external font on
-another and a tab set that does not switch on a third; it is built with the same `mkdocs build --strict` and served
-the same way. Each test calls the very check function the tests over the real site use and asserts that it fails
-with a message naming the broken page.
+A copy of the run's one site build (built_site, hard links: nothing is built again) gets a stale pasted block on one
+page (a line of it edited by hand), a link to an external font on another and a tab set that does not switch on a
+third; it is served the same way. Each test calls the very check function the tests over the real site use and
+asserts that it fails with a message naming the broken page.
 """
 
 from __future__ import annotations
 
+import html
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from .checks import check_page_loads, check_pasted_blocks, check_tabs, open_page
-from .sitekit import ROOT, BuildError, Doc, discover_docs, markers, pages, serve_site, skip_module_without_browser
+from .sitekit import ROOT, Doc, Site, SiteServer, discover_docs, pages, skip_module_without_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
@@ -32,8 +34,6 @@ window.addEventListener("click", function (event) {
 }, true);
 </script>"""
 HAND_EDIT = "EDITED BY HAND "
-# Left out of the copy: sources that are replaced, and build output, caches and history.
-NOT_LINKED = {"docs", "mkdocs.yml", "site", "screenshots", ".git", ".cache", ".pytest_cache", ".hypothesis"}
 
 
 @dataclass
@@ -44,50 +44,40 @@ class Broken:
     tabs: Doc  # its tab labels no longer switch anything
 
 
-def _copy_sources(root: Path) -> None:
-    shutil.copytree(ROOT / "docs", root / "docs")
-    shutil.copy2(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    for entry in ROOT.iterdir():  # examples/, tools/ and whatever else mkdocs.yml may name, shared read-only
-        if entry.name not in NOT_LINKED and not entry.name.startswith(".venv"):
-            (root / entry.name).symlink_to(entry)
+def _rewrite(path: Path, text: str) -> None:
+    """A new file in place of a hard link: the run's own build keeps its page."""
+    path.unlink()
+    path.write_text(text, encoding="utf-8")
 
 
-def _edit_a_pasted_block(root: Path, doc: Doc) -> str | None:
-    """Change the first code line inside the page's first pasted block; return that block's title."""
-    path = root / doc.src
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    for segment in markers.parse("".join(lines), doc.src):
-        if not isinstance(segment, markers.Block) or pages.is_conversation(segment.target):
+def _edit_a_pasted_block(site: Site, doc: Doc) -> str | None:
+    """Put HAND_EDIT at the start of the first code line of the page's first pasted block; return its title."""
+    path = site.html_file(doc)
+    text = path.read_text(encoding="utf-8")
+    for item in site.expected(doc):
+        if pages.is_conversation(item.target):
             continue
-        fence_seen = False
-        for offset, line in enumerate(segment.body):
-            if line.lstrip().startswith("```"):
-                if fence_seen:
-                    break
-                fence_seen = True
-                continue
-            if fence_seen and line.strip():
-                number = segment.line + offset  # index of this body line in `lines` (begin marker is line-1)
-                indent = line[:len(line) - len(line.lstrip())]
-                lines[number] = indent + HAND_EDIT + line.lstrip()
-                path.write_text("".join(lines), encoding="utf-8")
-                source_rel = f"examples/{segment.path}"
-                source_text = (ROOT / source_rel).read_text(encoding="utf-8")
-                return pages.title_for(source_rel, source_text, segment.region)
+        title = text.find(f'<span class="filename">{html.escape(item.title, quote=False)}</span>')
+        code = text.find("<code>", title) if title >= 0 else -1
+        if code >= 0:
+            at = code + len("<code>")
+            _rewrite(path, text[:at] + HAND_EDIT + text[at:])
+            return item.title
     return None
 
 
-def _append(root: Path, doc: Doc, html: str) -> None:
-    path = root / doc.src
-    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + html + "\n", encoding="utf-8")
+def _append(site: Site, doc: Doc, markup: str) -> None:
+    path = site.html_file(doc)
+    text = path.read_text(encoding="utf-8")
+    at = text.rindex("</article>")
+    _rewrite(path, text[:at] + markup + "\n" + text[at:])
 
 
-def _break_copy(root: Path) -> Broken:
-    docs = discover_docs(root)
+def _break_copy(site: Site) -> Broken:
     used: set[str] = set()
 
     def pick(test) -> Doc | None:
-        for doc in sorted(docs, key=lambda d: d.src in used):  # prefer a page not broken yet
+        for doc in sorted(site.docs, key=lambda d: d.src in used):  # prefer a page not broken yet
             if test(doc):
                 used.add(doc.src)
                 return doc
@@ -97,30 +87,27 @@ def _break_copy(root: Path) -> Broken:
 
     def stale_test(doc: Doc) -> bool:
         nonlocal stale_title
-        stale_title = _edit_a_pasted_block(root, doc)
+        stale_title = _edit_a_pasted_block(site, doc)
         return stale_title is not None
 
     stale = pick(stale_test)
-    tabs = pick(lambda doc: '=== "' in (root / doc.src).read_text(encoding="utf-8"))
+    tabs = pick(lambda doc: 'class="tabbed-set' in site.html_file(doc).read_text(encoding="utf-8"))
     font = pick(lambda doc: True)
     if stale is None or tabs is None:
         pytest.fail("no page has a pasted block or a content tab set left to break; the broken-page tests need both")
-    _append(root, font, FONT_LINK)
-    _append(root, tabs, FROZEN_TABS)
+    _append(site, font, FONT_LINK)
+    _append(site, tabs, FROZEN_TABS)
     return Broken(stale, stale_title, font, tabs)
 
 
 @pytest.fixture(scope="module")
-def broken(tmp_path_factory, chromium):
-    root = tmp_path_factory.mktemp("broken-copy")
-    _copy_sources(root)
-    plan = _break_copy(root)
+def broken(tmp_path_factory, chromium, built_site):
+    site_dir = tmp_path_factory.mktemp("broken-copy") / "site"
+    shutil.copytree(built_site, site_dir, copy_function=os.link)
+    server = SiteServer(site_dir)
     try:
-        site, server = serve_site(root, root / "site")
-    except BuildError as error:
-        pytest.fail(f"the broken copy of the site did not build: {error}", pytrace=False)
-    try:
-        yield site, plan
+        site = Site(root=ROOT, site_dir=site_dir, base_url=server.base_url, docs=discover_docs(ROOT))
+        yield site, _break_copy(site)
     finally:
         server.stop()
 

@@ -1,74 +1,22 @@
-"""The conversation view (NAME/conversation markers) in Chromium: it is there, it fits, and its raw lines are exact.
+"""The conversation view (NAME/conversation markers) in Chromium: it is there, its pretty form has no copy button, and
+"Show all" lifts the cut; the search index holds its pretty-printed JSON.
 
-Pages are found from their sources (a conversation marker pair), so every page that gains one is covered. With
-every "Raw line" and "Show all" opened (the widest the view gets), no exchange may be wider than its box at 1280 px
-or at 390 px; every raw line shows, and every answer-key raw line's copy button copies, exactly the line of the
-file named in its data-file/data-line.
+Pages are found from their sources (a conversation marker pair), so every page that gains one is covered. The checks
+made on every such page, that no exchange is wider than its box at 1280 px or at 390 px and that every raw line and
+its copy button give exactly the line of the file named in its data-file/data-line, run in test_site_pages.py on the
+page loads it makes anyway (their functions: conversation.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from .checks import DESKTOP, PHONE, WAIT_MS, new_context, open_page
-from .sitekit import ROOT, discover_docs, markers, pages, skip_module_without_browser
+from .checks import WAIT_MS, new_context, open_page
+from .conversation import SHOWN_CONVERSATION, WITH_CONVERSATION, WITH_TRANSCRIPT
+from .sitekit import skip_module_without_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 skip_module_without_browser()
-
-
-def _targets(src: str) -> list[str]:
-    text = (ROOT / src).read_text(encoding="utf-8")
-    return [s.target for s in markers.parse(text, src) if isinstance(s, markers.Block)]
-
-
-def _shown_as_loaded(src: str) -> bool:
-    """A conversation marker at the start of a line: the view is not inside a collapsed ??? block."""
-    text = (ROOT / src).read_text(encoding="utf-8")
-    return any(s.indent == "" and pages.is_conversation(s.target)
-               for s in markers.parse(text, src) if isinstance(s, markers.Block))
-
-
-DOCS = discover_docs(ROOT)
-WITH_CONVERSATION = [d.src for d in DOCS if any(pages.is_conversation(t) for t in _targets(d.src))]
-# The "Show all" check clicks a long exchange as the page loads, so it needs a conversation outside any ??? block.
-SHOWN_CONVERSATION = [src for src in WITH_CONVERSATION if _shown_as_loaded(src)]
-WITH_TRANSCRIPT = [d.src for d in DOCS if any(t.endswith("/transcript.jsonl") for t in _targets(d.src))]
-
-# Open every raw line and every "Show all": the widest the view gets.
-_OPEN_ALL = """() => {
-  for (const d of document.querySelectorAll(".conversation details")) d.open = true;
-}"""
-
-# Exchanges wider than their own box, and children sticking out of them, with a short description of each.
-_OVERFLOW = """() => {
-  const found = [];
-  document.querySelectorAll(".conversation .exchange").forEach((ex, i) => {
-    const box = ex.getBoundingClientRect();
-    const label = `exchange ${i + 1} (data-id ${ex.dataset.id ?? "none"}, class "${ex.className}")`;
-    if (ex.scrollWidth > ex.clientWidth + 1)
-      found.push(`${label}: content ${ex.scrollWidth}px wide in a ${ex.clientWidth}px box`);
-    for (const child of ex.querySelectorAll("*")) {
-      const r = child.getBoundingClientRect();
-      if (r.width && r.right > box.right + 1 && !child.closest("pre")) {
-        found.push(`${label}: <${child.tagName.toLowerCase()} class="${child.className}"> ends at ${r.right}px, `
-                   + `past the exchange's right edge at ${box.right}px`);
-        break;
-      }
-    }
-  });
-  return found;
-}"""
-
-_RAW_LINES = """() => [...document.querySelectorAll(".conversation details.raw-line")].map(d => ({
-  file: d.dataset.file, line: Number(d.dataset.line),
-  text: d.querySelector("pre > code") ? d.querySelector("pre > code").textContent : null,  // closed: innerText would be ""
-}))"""
-
-
-def _file_lines(rel: str) -> list[str]:
-    data = (ROOT / rel).read_bytes()
-    return [chunk.decode("utf-8", errors="replace") for chunk in data.split(b"\n")]
 
 
 def test_some_page_shows_a_conversation():
@@ -84,56 +32,6 @@ def test_every_page_with_a_transcript_shows_a_conversation(site):
             missing.append(src)
     assert not missing, (f"pages that paste a transcript.jsonl but show no conversation view: {missing}; add "
                          f"<!-- example-begin: NAME/conversation --> and <!-- example-end --> above the transcript")
-
-
-@pytest.mark.parametrize("width", ["desktop", "phone"])
-@pytest.mark.parametrize("src", WITH_CONVERSATION)
-def test_no_exchange_overflows_sideways(chromium, site, src, width):
-    context = new_context(chromium, site, phone=width == "phone", search=False)
-    try:
-        page = open_page(context, site)
-        page.goto(site.url(site.doc(src)), wait_until="load")
-        assert page.locator(".conversation .exchange").count() > 0, f"{src}: no .exchange inside .conversation"
-        page.evaluate(_OPEN_ALL)
-        problems = page.evaluate(_OVERFLOW)
-    finally:
-        context.close()
-    size = DESKTOP if width == "desktop" else PHONE
-    assert not problems, f"{src} at {size['width']} px:\n" + "\n".join(problems)
-
-
-@pytest.mark.parametrize("src", WITH_CONVERSATION)
-def test_raw_lines_show_and_copy_the_exact_file_lines(chromium, site, src):
-    context = new_context(chromium, site, search=False)
-    try:
-        page = open_page(context, site)
-        page.goto(site.url(site.doc(src)), wait_until="load")
-        shown = page.evaluate(_RAW_LINES)
-        problems = []
-        files: dict[str, list[str]] = {}
-        for item in shown:
-            lines = files.setdefault(item["file"], _file_lines(item["file"]))
-            want = lines[item["line"] - 1]
-            if item["text"] is None or item["text"].rstrip("\n") != want:
-                problems.append(f"raw line for {item['file']}:{item['line']} shows {item['text']!r}, "
-                                f"the file has {want!r}")
-        assert shown, f"{src}: the conversation view has no raw lines"
-        details = page.locator(".conversation details.raw-line[data-file$='answer_key.jsonl']")
-        for number in range(details.count()):
-            block = details.nth(number)
-            # Open it and every block around it (a conversation may sit in a collapsed admonition).
-            block.evaluate("d => { for (let e = d; e; e = e.parentElement && e.parentElement.closest('details')) "
-                           "e.open = true; }")
-            rel, line = block.get_attribute("data-file"), int(block.get_attribute("data-line"))
-            page.evaluate("navigator.clipboard.writeText('')")
-            block.locator('button.md-code__button[data-md-type="copy"]').click(timeout=WAIT_MS)
-            copied = page.evaluate("navigator.clipboard.readText()")
-            want = files.setdefault(rel, _file_lines(rel))[line - 1]
-            if copied.rstrip("\n") != want:
-                problems.append(f"copy button of {rel}:{line} copies {copied!r}, the file has {want!r}")
-    finally:
-        context.close()
-    assert not problems, f"{src}: {len(problems)} problem(s):\n" + "\n".join(problems)
 
 
 def test_some_page_shows_a_conversation_as_loaded():

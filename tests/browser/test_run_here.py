@@ -1,7 +1,8 @@
 """"Run it here" in Chromium: every stdlib-only Python twin runs in the browser (Pyodide, from the site's own copy)
 and its stdout equals the checked-in answer key byte for byte, a third runtime agreeing with CPython and the Rust
 build. A reader's own line gets the server's reply, or the tool's own wire message; nothing leaves 127.0.0.1; and a
-page whose button is never pressed loads no Pyodide and shows the same conversation as with JavaScript off.
+page whose button is never pressed loads no Pyodide and shows the same conversation as with JavaScript off. (That
+each box offers the languages its example runs in is checked on the page loads test_site_pages.py makes anyway.)
 
 Pyodide's files come from `npm ci` (node_modules/pyodide); without them these tests skip outside CI and fail in CI.
 """
@@ -115,24 +116,3 @@ def test_a_page_whose_button_is_never_pressed_loads_no_pyodide_and_shows_the_sam
         assert plain.locator(".conversation").first.inner_text() == with_js
     finally:
         context.close()
-
-
-def test_each_view_offers_the_languages_its_example_runs_in_and_says_why_not_for_the_others(site, open_context):
-    every = {r.name: r for r in browser.browser_runs(ROOT)}
-    for name, src in SHOWN.items():
-        page, _ = _open(open_context, site, src)
-        here = page.locator(f'.run-here[data-example="{name}"]')
-        run_ = every.get(name)
-        assert here.locator(".run-here-button").count() == (1 if run_ else 0), (name, src)
-        offered = here.locator(".run-choice input").evaluate_all("inputs => inputs.map(i => i.value)") if run_ else []
-        wanted = [k for k in ("rust", "python") if run_ and getattr(run_, k) is not None]
-        assert offered == wanted + (["both"] if len(wanted) == 2 else []), (name, offered)
-        config = browser.model.load_config(ROOT / "examples" / name / "example.toml", "example.toml")
-        for _, reason in config.not_in_browser:  # a declared reason stands where the button would be
-            # text_content: a view inside a collapsed block is in the page, only not drawn until opened
-            assert reason in (here.locator(".run-here-why").text_content() or ""), (name, reason)
-        lines = here.locator(".run-here-why li").all_text_contents()
-        languages = [line.split(":", 1)[0] for line in lines]
-        assert len(languages) == len(set(languages)), (name, lines)  # one reason per language
-        assert not any("[[" in line or "example.toml" in line for line in lines), (name, lines)
-        page.close()

@@ -89,7 +89,8 @@ NOT_A_RULE = {
     "tests/browser/test_broken_pages.py": "the browser checks themselves, against broken pages",
     "tests/browser/test_http_view.py": "the HTTP view's layout, for every HTTP example at once",
     "tests/browser/test_polish_search.py": "the search box's Polish folding",
-    "tests/browser/test_site_pages.py": "every built page at once: loads cleanly, tabs, palette, search, phone",
+    "tests/browser/test_site_pages.py": "every built page at once, one load per viewport: loads cleanly, tabs, "
+                                        "palette, search, phone (and the rules it holds on each page)",
     "tests/browser/test_subpath_404.py": "the 404 page under a sub-path",
 }
 

@@ -37,3 +37,8 @@ def track() -> list[tuple[str, str]]:
         if match:
             found += [(page, match.group(1)) for page in pages]
     return found
+
+
+def pages() -> list[str]:
+    """Every page of the nav in reading order (Home and Browse by level first, Contributing last)."""
+    return [page for _, section in nav_sections() for page in section]

@@ -1,7 +1,7 @@
 """Which tests share one pytest-xdist worker, in order, when pytest runs on several (`make fast`, `make test`).
 
-A test file is one unit, so a module's fixtures are made once; the page-by-page browser files are one unit per page
-(PER_PAGE: a page's tests share one tab, in order, and pages are independent). Nothing needs a worker to itself: the
+A test file is one unit, so a module's fixtures are made once; the page-by-page browser file is one unit per page
+(PER_PAGE: a page's tests share one tab per viewport, in order, and pages are independent). Nothing needs a worker to itself: the
 run's one site build is shared by every worker (support/shared_site.py), tools/site_assets.py leaves an unchanged
 docs/assets/run alone, and the tests that edit files edit their own copies (test_serve_live.py copies the checkout).
 
@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from xdist.scheduler import LoadScopeScheduling
 
-PER_PAGE = ("tests/browser/test_site_pages.py", "tests/browser/test_conversation.py")
+PER_PAGE = ("tests/browser/test_site_pages.py",)
 PAGE_PARAMETER = re.compile(r"[\[-](docs/[^\[\]]*?\.md)(?:-|\])")
 BROWSER_WEIGHT = 4
 
@@ -27,7 +27,7 @@ BROWSER_WEIGHT = 4
 def unit_of(nodeid: str) -> str:
     """The unit a test belongs to: its file, or in a PER_PAGE file its file and page (its parameter)."""
     path, _, name = nodeid.partition("::")
-    page = PAGE_PARAMETER.search(name) if path in PER_PAGE else None  # "…[docs/mcp/x.md-phone]" -> docs/mcp/x.md
+    page = PAGE_PARAMETER.search(name) if path in PER_PAGE else None  # "…[docs/mcp/x.md]" -> docs/mcp/x.md
     return f"{path}[{page.group(1)}]" if page else path
 
 

@@ -1,9 +1,10 @@
 """example.toml's `test`: an example's own tests (cargo test, pytest) run in the sandbox, their output recorded.
 
 The slow tests copy the real examples of "Testing your server" (testing-rust, testing-python) into a throwaway
-repository, check that the copy is green, change what the server replies, and expect the check to fail with the
-test that caught it, named at its file and line. The cargo copy shares the checkout's cargo target folder (as
-tests/site/test_serve_live.py does): the sandbox builds at the same paths, so rmcp is not compiled again.
+repository, check that the copy is green (testing-python's once, for the two tests that change a copy of it), change
+what the server replies or add a test, and expect the check to fail with the test that caught it, named at its file
+and line. The cargo copy shares the checkout's cargo target folder (as tests/site/test_serve_live.py does): the
+sandbox builds at the same paths, so rmcp is not compiled again.
 """
 
 from __future__ import annotations
@@ -81,10 +82,22 @@ def test_cargo_tests_fail_by_name_when_the_reply_changes(tmp_path, cargo):
     assert "Hi, Ada!" in proc.out, "the assertion's own message is shown"
 
 
-@pytest.mark.slow
-def test_pytest_fails_by_name_when_the_reply_changes(tmp_path):
-    root = copy_example(tmp_path, "testing-python")
+@pytest.fixture(scope="module")
+def green_python(tmp_path_factory) -> Path:
+    """testing-python copied and shown green (written, then checked) once, for the tests that change it: each
+    changes a copy of this one (its .cache holds content-keyed records only, so a copy checks as this one does)."""
+    root = copy_example(tmp_path_factory.mktemp("green"), "testing-python")
     green(root, "testing-python")
+    return root
+
+
+def green_copy(green_root: Path, tmp_path: Path) -> Path:
+    return shutil.copytree(green_root, tmp_path / "repo", symlinks=True)
+
+
+@pytest.mark.slow
+def test_pytest_fails_by_name_when_the_reply_changes(green_python, tmp_path):
+    root = green_copy(green_python, tmp_path)
     change_reply(root / "examples/testing-python/server.py")
     proc = invoke(root, "--check", "testing-python")
     assert proc.returncode == 3, proc.out
@@ -96,9 +109,8 @@ def test_pytest_fails_by_name_when_the_reply_changes(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_test_added_is_drift_until_written(tmp_path):
-    root = copy_example(tmp_path, "testing-python")
-    green(root, "testing-python")
+def test_a_test_added_is_drift_until_written(green_python, tmp_path):
+    root = green_copy(green_python, tmp_path)
     with (root / "examples/testing-python/test_server.py").open("a", encoding="utf-8") as tests:
         tests.write("\n\ndef test_one_more():\n    assert server.name == \"testing-python\"\n")
     proc = invoke(root, "--check", "testing-python")

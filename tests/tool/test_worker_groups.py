@@ -12,13 +12,15 @@ def test_a_file_is_one_unit():
 
 
 def test_a_page_by_page_file_is_one_unit_per_page_whatever_else_its_parameters_say():
-    pages, conversation = PER_PAGE
+    (pages,) = PER_PAGE
     assert unit_of(f"{pages}::test_tabs[docs/mcp/every-request-stands-alone.md]") == \
         f"{pages}[docs/mcp/every-request-stands-alone.md]"
-    assert unit_of(f"{conversation}::test_fits[docs/mcp/stdio-transport.md-phone]") == \
-        unit_of(f"{conversation}::test_copy[docs/mcp/stdio-transport.md]") == \
-        f"{conversation}[docs/mcp/stdio-transport.md]"
+    assert unit_of(f"{pages}::test_fits[docs/mcp/stdio-transport.md-phone]") == \
+        unit_of(f"{pages}::test_copy[docs/mcp/stdio-transport.md]") == \
+        f"{pages}[docs/mcp/stdio-transport.md]"
     assert unit_of(f"{pages}::test_every_built_page_is_tested") == pages
+    assert unit_of("tests/browser/test_conversation.py::test_x[docs/mcp/stdio-transport.md]") == \
+        "tests/browser/test_conversation.py"
 
 
 def test_a_browser_test_weighs_more_than_a_tool_test():
