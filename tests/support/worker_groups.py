@@ -6,7 +6,8 @@ run's one site build is shared by every worker (support/shared_site.py), tools/s
 docs/assets/run alone, and the tests that edit files edit their own copies (test_serve_live.py copies the checkout).
 
 Units go out heaviest first (a free worker takes the next), so no long unit starts last: a unit weighs its number of
-tests, a browser test BROWSER_WEIGHT of them (1.9 s each on average here, against 0.2-0.5 s for the other folders).
+tests, a browser test BROWSER_WEIGHT of them (1.9 s each on average here, against 0.2-0.5 s for the other folders),
+and a unit in UNIT_WEIGHT what it says there.
 
 (xdist's own `--dist loadgroup` does not group on pytest 9, which ignores the node id xdist rewrites; this is its
 scope scheduler with the units and the order given here.)
@@ -22,6 +23,9 @@ from xdist.scheduler import LoadScopeScheduling
 PER_PAGE = ("tests/browser/test_site_pages.py",)
 PAGE_PARAMETER = re.compile(r"[\[-](docs/[^\[\]]*?\.md)(?:-|\])")
 BROWSER_WEIGHT = 4
+# Few tests, each long on a fresh clone: every row of the rmcp features table builds rmcp once per feature set
+# (minutes a row, cold, in CI), so it goes out first rather than last, where it would be the run's tail.
+UNIT_WEIGHT = {"tests/interop/test_rmcp_features.py": 10_000}
 
 
 def unit_of(nodeid: str) -> str:
@@ -32,6 +36,8 @@ def unit_of(nodeid: str) -> str:
 
 
 def weight(unit: str, tests: dict[str, bool]) -> int:
+    if unit in UNIT_WEIGHT:
+        return UNIT_WEIGHT[unit]
     return len(tests) * (BROWSER_WEIGHT if unit.startswith("tests/browser/") else 1)
 
 

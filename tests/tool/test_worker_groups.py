@@ -26,3 +26,10 @@ def test_a_page_by_page_file_is_one_unit_per_page_whatever_else_its_parameters_s
 def test_a_browser_test_weighs_more_than_a_tool_test():
     one_browser_test, two_tool_tests = {"a": False}, {"a": False, "b": False}
     assert weight("tests/browser/test_run_here.py", one_browser_test) > weight("tests/tool/test_new.py", two_tool_tests)
+
+
+def test_the_rmcp_features_builds_go_out_before_any_page():
+    """Six tests, but each row builds rmcp once per feature set: on a fresh clone it must not start last."""
+    six = {str(n): False for n in range(6)}
+    busiest_page = {str(n): False for n in range(60)}
+    assert weight("tests/interop/test_rmcp_features.py", six) > weight("tests/browser/test_run_here.py", busiest_page)
