@@ -21,10 +21,21 @@ def _http_targets(src: str) -> list[str]:
 
 WITH_HTTP = [(d.src, t) for d in discover_docs(ROOT) for t in _http_targets(d.src)]
 
-_TABLES = """() => [...document.querySelectorAll("article table")].map(t => ({
-  head: [...t.querySelectorAll("thead th")].map(th => th.textContent.trim()),
-  rows: [...t.querySelectorAll("tbody tr")].map(tr => [...tr.querySelectorAll("td")].map(td => td.textContent)),
-}))"""
+# Each table with the caption that follows it (a page may show several examples' HTTP views).
+_TABLES = """() => {
+  const tables = [];
+  for (const el of document.querySelectorAll("article table, article .example-caption")) {
+    if (el.matches("table")) {
+      tables.push({head: [...el.querySelectorAll("thead th")].map(th => th.textContent.trim()),
+                   rows: [...el.querySelectorAll("tbody tr")].map(tr => [...tr.querySelectorAll("td")]
+                                                                      .map(td => td.textContent)),
+                   caption: ""});
+    } else if (tables.length && !tables[tables.length - 1].caption) {
+      tables[tables.length - 1].caption = el.textContent;
+    }
+  }
+  return tables;
+}"""
 
 
 def _records(target: str) -> dict[str, list[dict]]:
@@ -96,16 +107,20 @@ def test_the_table_has_a_row_per_request_and_marks_what_differs(chromium, site, 
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     finally:
         context.close()
-    table = next((t for t in tables if all(impl in t["head"] for impl in records)), None)
+    folder = f"examples/{target.split('/')[0]}/http."
+    table = next((t for t in tables if folder in t["caption"] and all(impl in t["head"] for impl in records)), None)
     assert table is not None, f"{src}: no table with a column for each of {list(records)}: {tables}"
     first = next(iter(records.values()))
     assert len(table["rows"]) == len(first), f"{src}: {len(table['rows'])} rows for {len(first)} requests"
     for index, row in enumerate(table["rows"]):
-        statuses = {recs[index]["status"] for recs in records.values()}
+        statuses = {recs[index].get("status") for recs in records.values()}  # none: a cancel's closing, not sent
         marked = any("(differs)" in cell for cell in row)
         assert marked == (len(statuses) > 1), f"{src}: row {index + 1} {row}: statuses {statuses}"
         for column, recs in enumerate(records.values(), start=2):
-            if recs[index].get("sse"):  # an SSE reply names its events in order, the reply last
+            if recs[index].get("sse") and "closed_by" in recs[index]:  # closed by a cancel: no reply came
+                assert "SSE:" in row[column] and f"then closed by line {recs[index]['closed_by']}" in row[column], \
+                    f"{src}: row {index + 1}: a cancelled stream's cell does not say who closed it: {row[column]!r}"
+            elif recs[index].get("sse"):  # an SSE reply names its events in order, the reply last
                 assert "SSE:" in row[column] and row[column].rstrip().endswith(")") and "the reply" in row[column], \
                     f"{src}: row {index + 1}: an SSE reply's cell does not list its events: {row[column]!r}"
     assert overflow <= 1, f"{src}: the page is {overflow}px wider than a phone's screen"
