@@ -226,26 +226,26 @@ def prepare(root: Path, impl: Implementation, cache: Cache, *, locked: bool,
         # A miss: download what Cargo.lock names. Without --check this may write Cargo.lock, so the key is taken
         # again and the binary filed under the sources as they are now; a later --check with the old (or no)
         # Cargo.lock then misses the cache and lets `cargo fetch --locked` object.
-        _fetch(root, impl, locked)
+        fetch(root, impl, locked)
         key = cache_key(root, impl, keyed_recipe)
         binary = None if cache.fresh else cache.lookup(key)
     if binary is not None:
         return binary_launch(binary, False, time.monotonic() - started)
     if impl.name == "rust":
-        produce = lambda folder: _rustc(root, impl, recipe, folder, sandbox)  # noqa: E731
+        produce = lambda folder: run_rustc(root, impl, recipe, folder, sandbox)  # noqa: E731
     else:
-        produce = lambda folder: _cargo(root, impl, cache, folder, sandbox)  # noqa: E731
+        produce = lambda folder: run_cargo(root, impl, cache, folder, sandbox)  # noqa: E731
     binary = cache.store(key, produce)
     return binary_launch(binary, True, time.monotonic() - started)
 
 
-def _writable_by_sandbox(path: Path, sandbox: sandboxing.Sandbox) -> None:
+def writable_by_sandbox(path: Path, sandbox: sandboxing.Sandbox) -> None:
     """As root the sandboxed compiler runs as nobody: hand it its output folder."""
     if sandbox.enabled and sandbox.as_root:
         os.chown(path, sandboxing.NOBODY, sandboxing.NOBODY)
 
 
-def _source_mount(root: Path, impl: Implementation, folder: Path | None = None) -> tuple[str, str]:
+def source_mount(root: Path, impl: Implementation, folder: Path | None = None) -> tuple[str, str]:
     """The example's folder (or the given one, such as the workspace), at the same relative path under /src."""
     folder = folder or impl.source_dir
     rel = folder.relative_to(root)
@@ -258,7 +258,7 @@ def _build_failure(proc: subprocess.CompletedProcess, what: str) -> str:
     return proc.stderr.decode("utf-8", "replace").rstrip()
 
 
-def _rustc(root: Path, impl: Implementation, recipe: list[str], folder: Path, sandbox: sandboxing.Sandbox) -> None:
+def run_rustc(root: Path, impl: Implementation, recipe: list[str], folder: Path, sandbox: sandboxing.Sandbox) -> None:
     # Run from the repository root (or /src inside) with a relative path, so diagnostics name examples/<name>/main.rs.
     rel = impl.entry.relative_to(root).as_posix()
     if not sandbox.enabled:
@@ -266,10 +266,10 @@ def _rustc(root: Path, impl: Implementation, recipe: list[str], folder: Path, sa
                               timeout=BUILD_TIMEOUT)
     else:
         toolchain_dir = toolchain.sysroot()
-        _writable_by_sandbox(folder, sandbox)
+        writable_by_sandbox(folder, sandbox)
         spec = sandboxing.Spec(
             [str(toolchain_dir / "bin" / "rustc"), *recipe[1:], "-o", "/out/" + BINARY, rel],
-            read_only=((str(toolchain_dir), str(toolchain_dir)), _source_mount(root, impl)),
+            read_only=((str(toolchain_dir), str(toolchain_dir)), source_mount(root, impl)),
             writable=((str(folder), "/out"),), env=sandboxing.base_env("/tmp"), chdir=SOURCE_ROOT,
             limits=sandboxing.BUILD_LIMITS)
         proc = sandbox.run(spec, timeout=BUILD_TIMEOUT)
@@ -277,7 +277,7 @@ def _rustc(root: Path, impl: Implementation, recipe: list[str], folder: Path, sa
         raise BuildError(f"rustc failed:\n{_build_failure(proc, 'rustc')}", file=rel)
 
 
-def _fetch(root: Path, impl: Implementation, locked: bool) -> None:
+def fetch(root: Path, impl: Implementation, locked: bool) -> None:
     """Download the crates Cargo.lock names (with --check, Cargo.lock may not change). Outside the sandbox: it needs
     the network, and `cargo fetch` runs no code of any crate (no build script, no proc macro)."""
     manifest = impl.entry.relative_to(root)
@@ -315,21 +315,21 @@ def _check_member(root: Path, impl: Implementation) -> None:
 
 # Members share one target folder; cargo would make a second build wait on its lock anyway, and waiting here
 # keeps that wait out of the build's time limit.
-_workspace_build = threading.Lock()
+workspace_build = threading.Lock()
 
 
-def _cargo_home() -> Path:
+def cargo_home() -> Path:
     return Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
 
 
-def _cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox,
+def run_cargo(root: Path, impl: Implementation, cache: Cache, folder: Path, sandbox: sandboxing.Sandbox,
            extra: tuple[str, ...] = ()) -> None:
     """`extra`: more arguments for `cargo build` (build/wasm.py's `--target wasm32-wasip1`)."""
     workspace = workspace_of(impl)
     if workspace is None:
         _cargo_build(root, impl, None, cache.cargo_targets / impl.source_dir.name, folder, sandbox, extra)
         return
-    with _workspace_build:
+    with workspace_build:
         _cargo_build(root, impl, workspace, cache.cargo_targets / "workspace", folder, sandbox, extra)
 
 
@@ -349,20 +349,20 @@ def _cargo_build(root: Path, impl: Implementation, workspace: Path | None, targe
         if target.exists() and sandbox.as_root and target.stat().st_uid != sandboxing.NOBODY:
             shutil.rmtree(target)  # made by an unsandboxed run: the sandbox user could not write it
         target.mkdir(parents=True, exist_ok=True)
-        _writable_by_sandbox(target, sandbox)
-        host_src, inside_src = _source_mount(root, impl, workspace)
+        writable_by_sandbox(target, sandbox)
+        host_src, inside_src = source_mount(root, impl, workspace)
         inside_manifest = f"{SOURCE_ROOT}/{manifest.as_posix()}"
         inside_target = "/target"
-        cargo_home = "/opt/cargo-home"
-        downloads = [_cargo_home() / "registry", _cargo_home() / "git"]  # what `cargo fetch` filled, read-only
+        inside_home = "/opt/cargo-home"
+        downloads = [cargo_home() / "registry", cargo_home() / "git"]  # what `cargo fetch` filled, read-only
         for download in downloads:
             download.mkdir(parents=True, exist_ok=True)  # a crate without dependencies on a fresh machine
-        env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": cargo_home, "CARGO_TARGET_DIR": inside_target,
+        env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": inside_home, "CARGO_TARGET_DIR": inside_target,
                "RUSTC": str(toolchain_dir / "bin" / "rustc"), "CARGO_TERM_COLOR": "never"}
         spec = sandboxing.Spec(
             [str(toolchain_dir / "bin" / "cargo"), *recipe[1:], "--manifest-path", inside_manifest],
             read_only=((str(toolchain_dir), str(toolchain_dir)), (host_src, inside_src),
-                       *((str(d), f"{cargo_home}/{d.name}") for d in downloads)),
+                       *((str(d), f"{inside_home}/{d.name}") for d in downloads)),
             writable=((str(target), inside_target),), env=env, chdir=SOURCE_ROOT, limits=sandboxing.BUILD_LIMITS)
         proc = sandbox.run(spec, timeout=BUILD_TIMEOUT)
     if proc.returncode != 0:

@@ -66,7 +66,7 @@ def prepare(root: Path, example: Example, impl: Implementation, cache: native.Ca
     key = native.cache_key(root, impl, steps)
     module = None if cache.fresh else cache.lookup(key)
     if module is None and impl.name == ImplementationKind.CARGO:
-        native._fetch(root, impl, locked)  # the same crates as the native build: usually there already
+        native.fetch(root, impl, locked)  # the same crates as the native build: usually there already
         key = native.cache_key(root, impl, steps)
         module = None if cache.fresh else cache.lookup(key)
     if module is not None:
@@ -76,9 +76,9 @@ def prepare(root: Path, example: Example, impl: Implementation, cache: native.Ca
                          f"{impl.entry.relative_to(root)} in the reader's browser built for it; run `{TARGET_FIX}` "
                          f"(make setup does)", file=str(impl.entry.relative_to(root)))
     if impl.name == ImplementationKind.RUST:
-        produce = lambda folder: native._rustc(root, impl, steps, folder, sandbox)  # noqa: E731
+        produce = lambda folder: native.run_rustc(root, impl, steps, folder, sandbox)  # noqa: E731
     else:
-        produce = lambda folder: native._cargo(root, impl, cache, folder, sandbox, ("--target", TARGET))  # noqa: E731
+        produce = lambda folder: native.run_cargo(root, impl, cache, folder, sandbox, ("--target", TARGET))  # noqa: E731
     try:
         return cache.store(key, produce)
     except BuildError as exc:

@@ -52,7 +52,7 @@ def run(root: Path, example: Example, outcome: Outcome, stdout: bytes, cache: na
         if sandbox.enabled and sandbox.as_root:
             Path(scratch).chmod(0o755)  # the sandboxed runner is nobody: it must enter the (read-only) copy
         if runner == "cargo":
-            native._fetch(root, impl, locked=check)  # the dev-dependencies: usually there already
+            native.fetch(root, impl, locked=check)  # the dev-dependencies: usually there already
         for _ in range(max(1, repeat)):
             code, text = _run_once(root, example, impl, cache, folder, sandbox)
             if code != 0:
@@ -67,7 +67,7 @@ def _run_once(root: Path, example: Example, impl, cache: native.Cache, folder: P
               ) -> tuple[int | None, str]:
     if example.config.test == "cargo":
         spec, cwd = _cargo_spec(root, impl, cache, folder, sandbox)
-        with native._workspace_build:  # one cargo at a time on the shared target folder
+        with native.workspace_build:  # one cargo at a time on the shared target folder
             return _run(spec, sandbox, cwd)
     spec, cwd = _pytest_spec(root, example, folder, sandbox)
     return _run(spec, sandbox, cwd)
@@ -112,11 +112,11 @@ def _cargo_spec(root: Path, impl, cache: native.Cache, folder: Path, sandbox: sa
     if not sandbox.enabled:
         argv = ["cargo", "test", "--frozen", "--offline", "--manifest-path", str(impl.entry), *tests]
         return sandboxing.Spec(argv, env=dict(os.environ, CARGO_TARGET_DIR=str(target))), str(root)
-    native._writable_by_sandbox(target, sandbox)
+    native.writable_by_sandbox(target, sandbox)
     toolchain_dir = toolchain.sysroot()
-    host_src, inside_src = native._source_mount(root, impl, workspace)
+    host_src, inside_src = native.source_mount(root, impl, workspace)
     home = "/opt/cargo-home"
-    downloads = [native._cargo_home() / "registry", native._cargo_home() / "git"]
+    downloads = [native.cargo_home() / "registry", native.cargo_home() / "git"]
     env = {**sandboxing.base_env("/tmp"), "CARGO_HOME": home, "CARGO_TARGET_DIR": "/target",
            "RUSTC": str(toolchain_dir / "bin" / "rustc"), "CARGO_TERM_COLOR": "never"}
     manifest = f"{native.SOURCE_ROOT}/{impl.entry.relative_to(root).as_posix()}"
