@@ -94,7 +94,6 @@ def disagreement(outputs: dict[str, bytes], key: bytes | None, sources: dict[str
     """What twins that wrote different stdout are told: which of them still writes the answer key (so which one
     changed), then each differing line as a short aligned excerpt with a caret under the first different character.
     `sources` names each twin's file. Returns the text after "twins disagree: ..." and the first differing line."""
-    names = list(outputs)
     split = {name: out.split(b"\n") for name, out in outputs.items()}
     differing = [n for n in range(max(len(s) for s in split.values()))
                  if len({s[n] if n < len(s) else None for s in split.values()}) > 1]

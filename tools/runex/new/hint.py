@@ -36,8 +36,8 @@ def text(root: Path, folder: Path, lang: str, page: Path | None) -> str:
         lines.append(f"  2. Write the page {page.relative_to(root)}; it already pastes the conversation "
                      f"(<!-- example-begin: {name}/conversation -->) and the sources.")
     page_arg = f" PAGE={Path(page).stem}" if page is not None else " PAGE=<your page, no .md>"
-    lines.append(f"  3. The fast loop: every rule the full suite holds for an example and its page, in seconds (each "
-                 f"alone: \"Rules the suite holds\" in docs/contributing/adding-an-example.md):")
+    lines.append("  3. The fast loop: every rule the full suite holds for an example and its page, in seconds (each "
+                 "alone: \"Rules the suite holds\" in docs/contributing/adding-an-example.md):")
     checks = [f"make example NAME={name}{page_arg}"]
     if lang in ("both", "cargo"):
         checks.append("cargo fmt --all   # in examples/, if rustfmt is what fails")
