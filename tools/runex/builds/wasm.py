@@ -42,8 +42,14 @@ def site_runs_rust(root: Path) -> bool:
 
 def runs_in_browser(example: Example) -> list[Implementation]:
     """The example's Rust implementations the browser runs: every one not declared under [not_in_browser]."""
-    declared = {name for name, _ in example.config.not_in_browser}
-    return [i for i in example.implementations if i.name in RUST_KINDS and i.name not in declared]
+    return rust_for_browser(example.implementations, example.config.not_in_browser)
+
+
+def rust_for_browser(impls: list[Implementation], not_in_browser) -> list[Implementation]:
+    """Of `impls`, the Rust ones example.toml's [not_in_browser] (pairs of kind and reason) does not hold back: the
+    one rule the build stage (which modules to build) and "Run it here" (which button to show) both follow."""
+    declared = {name for name, _ in not_in_browser}
+    return [i for i in impls if i.name in RUST_KINDS and i.name not in declared]
 
 
 @functools.lru_cache(maxsize=1)

@@ -124,7 +124,7 @@ def browser_run(root: Path, name: str, config: model.Config, files: ExampleFiles
         why_not.append(("Python", f"{python.name} imports packages from outside the standard library, and the "
                                   f"browser runs it with the standard library only"))
         python = None
-    rust = next((i for i in impls if i.name in wasm.RUST_KINDS and i.name not in declared), None)
+    rust = next(iter(wasm.rust_for_browser(impls, config.not_in_browser)), None)
     if not wasm.site_runs_rust(root):
         rust = None
     transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
