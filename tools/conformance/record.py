@@ -15,7 +15,6 @@ Its first line says what the rows were made from: the suite's version and each i
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,15 +61,8 @@ def column(record: list[dict], impl: str) -> dict[tuple[str, str], str]:
 
 
 def write(text: str, path: Path = RECORD) -> None:
-    """Whole or not at all: a temporary file beside it, then a rename."""
-    import tempfile  # here: run_examples.py reads the record on every run and never writes it
+    """Whole or not at all (the tool's own write_atomic: a temporary file beside it, then a rename)."""
+    from runex.fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text.encode("utf-8"))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,13 +53,8 @@ def _field(name: str, then, now) -> list[str]:
 
 
 def write(text: str, path: Path = RECORD) -> None:
-    """Whole or not at all: a temporary file beside it, then a rename."""
+    """Whole or not at all (the tool's own write_atomic: a temporary file beside it, then a rename)."""
+    from runex.fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text.encode("utf-8"))
