@@ -182,19 +182,17 @@ def is_view(target: str, view: str) -> bool:
 
 def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
     """NAME/http: the http.<impl>.jsonl records (about to be written, else checked in) as one table."""
-    from ..wire import transcript as transcript_reader
     from . import http_view
 
     name = PurePosixPath(block.target).parts[0]
     shown = _line_range(block, name, page, HTTP_VIEW)
     example = _http_example(files, name, block, page, "HTTP view")
-    records = {i.name.value: files.read(example.http_file(i.name))
-               for i in example.implementations if example.serves_http(i.name)}
+    records = files.http_records(example)
     key = files.read(example.answer_key)
     if key is None or any(data is None for data in records.values()):
         raise PageError(f"marker names the HTTP view of {name}, whose answer key or http records are not written "
                         f"yet; run the tool without --check to write them", file=page, line=block.line)
-    lines, _ = transcript_reader.parse(files.read(example.transcript) or b"", str(example.transcript.relative_to(root)))
+    lines = files.transcript_lines(example)
     reasons = {o.line: o.reason for o in example.config.http_overrides}
     record_files = [str(example.http_file(impl).relative_to(root)) for impl in records]
     if shown is not None and not all(n in {l.number for l in lines} for n in shown):
@@ -205,7 +203,6 @@ def http_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) 
 
 def sse_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -> list[str]:
     """NAME/sse#LINE: that line sent with curl, and the SSE stream each implementation's record holds for it."""
-    from ..wire import transcript as transcript_reader
     from . import sse_view
 
     name = PurePosixPath(block.target).parts[0]
@@ -214,12 +211,11 @@ def sse_body(root: Path, block: markers.Block, page: str, files: ExampleFiles) -
     if shown is None or shown[0] != shown[1]:
         raise PageError(f"{block.target}: an SSE view shows one transcript line, such as {name}/{SSE_VIEW}#2",
                         file=page, line=block.line)
-    records = {i.name.value: files.read(example.http_file(i.name))
-               for i in example.implementations if example.serves_http(i.name)}
+    records = files.http_records(example)
     if any(data is None for data in records.values()):
         raise PageError(f"marker names the SSE view of {name}, whose http records are not written yet; run the "
                         f"tool without --check to write them", file=page, line=block.line)
-    lines, _ = transcript_reader.parse(files.read(example.transcript) or b"", str(example.transcript.relative_to(root)))
+    lines = files.transcript_lines(example)
     line = next((l for l in lines if l.number == shown[0]), None)
     if line is None:
         raise PageError(f"{block.target}: the transcript of {name} has lines 1 to {len(lines)}", file=page,
