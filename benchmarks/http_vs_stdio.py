@@ -5,9 +5,10 @@
 
 For each implementation of EXAMPLE (default streamable-http) that example.toml says serves HTTP, it builds it
 (from the cache), then holds the transcript's conversation in the sandbox in turns: stdio (run/stdio.py, the
-lockstep driver) and HTTP (run/http.py: the in-sandbox client starting the server, POSTing each line, the GET probe,
-SIGTERM). Both include starting the server and its exit. It prints the median and minimum wall time of each and the
-ratio HTTP / stdio; the machine's load falls on both alike.
+lockstep driver) and HTTP (run/http.py: the server started in its sandbox, the tool POSTing each line on a socket
+made in the sandbox's network namespace, the GET probe, SIGTERM). Both include starting the server and its exit.
+It prints the median and minimum wall time of each and the ratio HTTP / stdio; the machine's load falls on both
+alike.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 from runex import sandboxing
 from runex.builds import native
 from runex.examples import model
-from runex.run import http, http_stage, stdio
+from runex.run import example as run_example
+from runex.run import http, http_stage
 from runex.wire import transcript
 
 
@@ -41,16 +43,19 @@ def main() -> int:
         built = native.prepare(ROOT, impl, native.Cache(ROOT), locked=True, sandbox=box)
         spec_for = lambda home: built.spec(box.enabled, home)  # noqa: E731
         limits = dict(timeout=example.config.timeout, max_output=example.config.max_output_bytes, sandbox=box)
-        first = stdio.converse(spec_for, lines, **limits)
-        requests = http.plan(lines, example.config.http_overrides, http_stage.tools_list_of(first.stdout, lines),
-                             example.config.http_headers, example.config.http_get)  # lockstep: stdio.converse
+        driver = run_example.driver_for(example, impl)  # lockstep, or paced by [[send]]: as a real run
+        sends = example.config.sends
+        first = driver.converse(spec_for, lines, **limits)
+        requests = http.plan(lines, example.config.http_overrides,
+                             http_stage.tools_list_of(first.stdout, lines, sends), example.config.http_headers,
+                             example.config.http_get, sends)
         times: dict[str, list[float]] = {"stdio": [], "http": []}
         for run in range(args.runs):
             order = ("stdio", "http") if run % 2 == 0 else ("http", "stdio")
             for transport in order:
                 started = time.perf_counter()
                 if transport == "stdio":
-                    result = stdio.converse(spec_for, lines, **limits)
+                    result = driver.converse(spec_for, lines, **limits)
                 else:
                     result = http.StreamableHttp(requests).converse(spec_for, lines, **limits)
                 assert result.failure is None, f"{impl.name} over {transport}: {result.failure}"

@@ -1,10 +1,10 @@
 """The HTTP runner's gate: no verdict a server can forge, no planned exchange silently missing.
 
-The HTTP client runs in the server's sandbox (it must: the sandbox's loopback is the only place the server listens),
-starts the server as its child and reports every exchange on its stdout. A hostile server tries to write that report
-itself: through the client's stdout (`/proc/<ppid>/fd/1`, open to a server of the same user when the tool runs
-unprivileged) or the client's memory (`/proc/<ppid>/mem`, the ptrace route, open to it when the tool runs as root and
-both drop to the same sandbox user). Each test runs the tool as root (as CI does) and as the unprivileged `nobody`.
+The HTTP client is the tool itself, outside the sandbox: only sockets made in the sandbox's network namespace cross
+into it (runex/loopback.py). A hostile server looks for a client to write a report into: every process its `/proc`
+shows, their memory (`/proc/<pid>/mem`, the ptrace route) and their stdout (`/proc/<pid>/fd/1`), and writes the
+answer key into each it can open. It must find nothing but the sandbox's init and itself, and no verdict may come
+of it. Each test runs the tool as root (as CI does) and as the unprivileged `nobody`.
 """
 
 from __future__ import annotations
@@ -24,24 +24,11 @@ from support.tool_repos import HTTP_TWIN, SERVE, TOOLS, invoke, jsonl, make_repo
 
 TRANSCRIPT = jsonl(req(1), note(), req(2))
 
-# What a well-behaved server's HTTP run reports for TRANSCRIPT, as the in-sandbox client would write it.
+# What a well-behaved server answers to TRANSCRIPT's two requests: the answer key the forger writes wherever it can.
 _REPLY = '{"jsonrpc":"2.0","id":%d,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}'
 
 FORGER = textwrap.dedent('''\
-    import base64, os, signal, time
-
-    def b64(text):
-        return base64.b64encode(text.encode()).decode()
-
-    def forged_report():
-        json_type = [["content-type", "application/json"]]
-        events = [{"event": "listening", "bound": ["loopback"]}]
-        for index, (status, headers, body) in enumerate([(200, json_type, _REPLY % 1), (202, json_type, ""),
-                                                         (200, json_type, _REPLY % 2), (405, [["allow", "POST"]], "")]):
-            events.append({"event": "exchange", "index": index, "status": status, "headers": headers,
-                           "body": b64(body)})
-        events.append({"event": "exit", "status": -15, "stdout": ""})
-        return "".join(json.dumps(e, sort_keys=True) + "\\n" for e in events).encode()
+    import os, time
 
     def attempt(path, mode):
         try:
@@ -50,20 +37,17 @@ FORGER = textwrap.dedent('''\
             return None, type(exc).__name__
 
     if os.environ.get("MCP_HTTP_ADDR"):
-        client = os.getppid()
-        mem, mem_seen = attempt(f"/proc/{client}/mem", "r+b")
-        out, out_seen = attempt(f"/proc/{client}/fd/1", "wb")
-        try:  # the sandbox's PID 1 (bwrap): it would matter only if it held the report pipe
-            init_seen = os.readlink("/proc/1/fd/1")
-        except OSError as exc:
-            init_seen = type(exc).__name__
-        init_out = attempt("/proc/1/fd/1", "wb")[0] if init_seen.startswith("pipe:") else None
-        sys.stderr.write(f"probe mem={mem_seen} client_stdout={out_seen} init_stdout={init_seen}\\n")
+        me = os.getpid()
+        others = sorted(int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) != me)
+        probes = []
+        for pid in others:
+            mem, mem_seen = attempt(f"/proc/{pid}/mem", "r+b")
+            out, out_seen = attempt(f"/proc/{pid}/fd/1", "wb")
+            probes.append(f"{pid}: mem={mem_seen} stdout={out_seen}")
+            if out is not None:
+                out.write(("\\n".join([_REPLY % 1, _REPLY % 2]) + "\\n").encode())
+        sys.stderr.write(f"probe others={others} me={me} {'; '.join(probes)}\\n")
         sys.stderr.flush()
-        for sink in (out, init_out):
-            if sink is not None:
-                sink.write(forged_report())
-                os.kill(client, signal.SIGKILL)
         time.sleep(60)  # never listens: an honest run of this server fails
     ''')
 
@@ -78,8 +62,8 @@ def _assert_refused(returncode: int, out: str) -> None:
     assert returncode == 3, out
     assert "verified" not in out.split("srv", 1)[-1].splitlines()[0], out
     assert "over HTTP" in out and "MCP_HTTP_ADDR" in out, out
-    assert "probe mem=PermissionError client_stdout=PermissionError" in out, out
-    assert "init_stdout=pipe:" not in out, out
+    # The sandbox holds its init (PID 1, bwrap) and the server (PID 2): no client, nothing that holds a report.
+    assert "probe others=[1] me=2 " in out, out
 
 
 @pytest.fixture(autouse=True)
@@ -143,7 +127,8 @@ def _runs_as_nobody(python: str, version: str) -> bool:
 
 
 def test_the_forged_report_is_what_an_honest_run_would_report(tmp_path):
-    """The forgery is a real one: the honest server it imitates verifies with exactly these exchanges."""
+    """The forgery is a real one: what the forger writes wherever it can is the answer key an honest server earns,
+    with exactly these exchanges."""
     root = make_repo(tmp_path, {"srv": {"server.py": HTTP_TWIN + SERVE, "transcript.jsonl": TRANSCRIPT,
                                         "example.toml": "http = true\n"}})
     assert invoke(root).returncode == 0
@@ -194,22 +179,17 @@ def test_an_http_list_naming_an_implementation_the_example_lacks_is_named_at_its
 
 
 def test_a_report_missing_an_exchange_fails_at_the_line_it_lacks():
-    """The tool counts what it planned against what came back: a client that stops early reports no verdict."""
-    import base64
-
+    """The tool counts what it planned against what came back: a conversation that stops early gives no verdict."""
     from runex.run import http
     from runex.wire.transcript import classify
 
     lines = [classify(n, raw.encode(), "transcript.jsonl")[0] for n, raw in enumerate(TRANSCRIPT.splitlines(), 1)]
     requests = http.plan(lines, (), None)
     exchange = {"event": "exchange", "index": 0, "status": 200, "headers": [["content-type", "application/json"]],
-                "body": base64.b64encode((_REPLY % 1).encode()).decode()}
-    out = "\n".join(json.dumps(e) for e in (exchange, {"event": "exit", "status": -15, "stdout": ""})).encode()
-    result = http._result(requests, out, b"", None, 0.1)
+                "body": (_REPLY % 1).encode()}
+    result = http._result(requests, [exchange, {"event": "exit", "status": -15, "stdout": b""}], b"", 0.1)
     assert result.failure == ("no exchange came back for request 2 of 4 (transcript line 2): 1 exchanges reported, "
                               "4 planned")
-    garbled = http._result(requests, out + b"\nnot json\n", b"", None, 0.1)
-    assert garbled.failure.startswith("the HTTP client's report is unreadable at its line 3")
 
 
 # ---- `serve --http` serves what it says, says why when it cannot, and leaves nothing behind.

@@ -90,7 +90,7 @@ def test_the_cycle_finder_finds_a_cycle():
 # of a run's outcome, the stages in the order data flows, the faces. A package or top-level module imports only the
 # ones before it; DESIGN.md's map lists them in this order.
 LAYERS = {
-    "ground": ["errors", "fsutil", "environment", "toolchain", "sandboxing", "integrity", "cache_gc", "wire", "schema"],
+    "ground": ["errors", "fsutil", "environment", "toolchain", "sandboxing", "loopback", "integrity", "cache_gc", "wire", "schema"],
     "model": ["examples"],
     "stages": ["builds", "answer_key", "run", "paste", "cache"],
     "faces": ["report", "pipeline", "new", "commands", "cli", "__main__", "mkdocs_plugin", "readers_plugin"],

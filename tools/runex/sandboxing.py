@@ -109,9 +109,10 @@ def _parents(dest: str, made: set[str]) -> list[str]:
     return args
 
 
-def argv(spec: Spec, *, userns_fd: int | None) -> list[str]:
+def argv(spec: Spec, *, userns_fd: int | None, info_fd: int | None = None) -> list[str]:
     """The bwrap command line for `spec`. With `userns_fd` (the tool runs as root) the sandbox joins that prepared
-    user namespace and the command drops to SANDBOX_UID; without it bwrap makes the user namespace itself."""
+    user namespace and the command drops to SANDBOX_UID; without it bwrap makes the user namespace itself. With
+    `info_fd`, bwrap writes there the PID of the sandbox's first process (JSON, "child-pid")."""
     limits = spec.limits
     if userns_fd is None:
         # --unshare-all: user (if it can), pid, net, ipc, uts, cgroup; --unshare-user makes the user one certain.
@@ -120,6 +121,8 @@ def argv(spec: Spec, *, userns_fd: int | None) -> list[str]:
         namespaces = ["--userns", str(userns_fd), "--unshare-pid", "--unshare-net", "--unshare-ipc",
                       "--unshare-uts", "--unshare-cgroup-try"]
     args = [BWRAP, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
+    if info_fd is not None:
+        args += ["--info-fd", str(info_fd)]
     for key, value in sorted(spec.env.items()):
         args += ["--setenv", key, value]
     args += _system_mounts()
@@ -209,9 +212,9 @@ class Sandbox:
         self._checked = True
 
     def popen(self, spec: Spec, *, host_cwd: str | None = None, extra_fds: tuple[int, ...] = (),
-              **kwargs) -> subprocess.Popen:
+              info_fd: int | None = None, **kwargs) -> subprocess.Popen:
         """Start `spec`; outside the sandbox (--unsandboxed) the old way: scrubbed env, own process group, rlimits
-        set from here right after the start."""
+        set from here right after the start. `info_fd`: see argv."""
         if not self.enabled:
             proc = subprocess.Popen(spec.argv, env=dict(spec.env), cwd=host_cwd, process_group=0, **kwargs)
             proc.sandboxed = False
@@ -219,10 +222,10 @@ class Sandbox:
             return proc
         userns = _UserNamespace() if self.as_root else None
         try:
-            fds = ((userns.fd,) if userns else ()) + extra_fds
+            fds = ((userns.fd,) if userns else ()) + extra_fds + ((info_fd,) if info_fd is not None else ())
             # bwrap itself gets the scrubbed environment too: its PID 1 keeps it, and /proc/1/environ is that.
-            proc = subprocess.Popen(argv(spec, userns_fd=userns.fd if userns else None), env=base_env(),
-                                    pass_fds=fds, **kwargs)
+            proc = subprocess.Popen(argv(spec, userns_fd=userns.fd if userns else None, info_fd=info_fd),
+                                    env=base_env(), pass_fds=fds, **kwargs)
             proc.sandboxed = True
             return proc
         finally:

@@ -1,20 +1,17 @@
 """The Streamable HTTP driver: the server listens on the sandbox's loopback, each transcript line is POSTed to it.
 
-The sandbox has no route out and the tool cannot reach into its loopback, so a small stdlib client
-(run/http_client.py) runs in the same sandbox: it starts the server with MCP_HTTP_ADDR set, waits until it listens,
-sends each request on its own connection, one after another (or, under example.toml's [[send]], while earlier
-ones are still open, and a cancel in flight as the closing of that request's stream), then a GET (which a 2026-07-28-only server answers
-with 405), and stops the server with SIGTERM. This module prepares the requests (headers derived from each body,
-wire/http_headers.py, with example.toml's deliberate overrides) and reads the client's report back into a
-RunResult whose `stdout` holds every response's messages, one per line, like a stdio run.
+The server starts in its sandbox with MCP_HTTP_ADDR set (run/http_server.py); the tool reaches the sandbox's
+loopback through sockets made in its network namespace (loopback.py), and its client (run/http_client.py) waits
+until the server listens, sends each request on its own connection, one after another (or, under example.toml's
+[[send]], while earlier ones are still open, and a cancel in flight as the closing of that request's stream), then a
+GET (which a 2026-07-28-only server answers with 405); then the server is stopped with SIGTERM. This module prepares
+the requests (headers derived from each body, wire/http_headers.py, with example.toml's deliberate overrides) and
+reads the client's report into a RunResult whose `stdout` holds every response's messages, one per line, like a
+stdio run.
 """
 
 from __future__ import annotations
 
-import base64
-import json
-import marshal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -28,9 +25,9 @@ from ..wire import http as wire_http
 from ..wire import http_headers
 from ..wire.transcript import TranscriptLine
 from ..examples.model import STDERR_TAIL_BYTES
+from . import http_client, http_server, http_stream
 from .driver import RunResult
 
-CLIENT = Path(__file__).with_name("http_client.py")
 TOOL_INSIDE = "/runex"  # where beside_the_server binds a script of the tool
 HOST = "127.0.0.1"
 PORT = 8765  # inside the sandbox's own network namespace nothing else listens; unsandboxed, see _free_port
@@ -95,24 +92,16 @@ class StreamableHttp:
     def converse(self, spec_for: Callable[[str], sandboxing.Spec], lines: list[TranscriptLine], *, timeout: float,
                  max_output: int, sandbox: sandboxing.Sandbox, cwd_parent: Path | None = None) -> RunResult:
         started = time.monotonic()
-        server = spec_for("/tmp")
-        client = beside_the_server(server, CLIENT, (), sandbox.enabled, siblings=(CLIENT.with_name("http_stream.py"),))
-        job = {"argv": server.argv, "env": server.env, "host": HOST, "port": PORT if sandbox.enabled else _free_port(),
-               "timeout": timeout, "grace": GRACE_SECONDS, "max_output": max_output,
-               "requests": [_wire(r) for r in self.requests]}
-        proc = sandbox.popen_pipes(client)
-        budget = timeout * (len(self.requests) + 2) + GRACE_SECONDS
+        port = PORT if sandbox.enabled else _free_port()
+        spec = spec_for("/tmp").with_env({"MCP_HTTP_ADDR": f"{HOST}:{port}"})
+        server = http_server.ServerProcess(spec, sandbox, max_output, STDERR_TAIL_BYTES)
         try:
-            out, err = proc.communicate(marshal.dumps(job), timeout=budget)  # marshal: the client reads it unimported
-            failure = None
-        except subprocess.TimeoutExpired:
-            sandboxing.kill(proc)
-            out, err = proc.communicate()
-            failure = f"hang: the HTTP conversation did not end within {budget:g} s"
-        if failure is None and proc.returncode != 0:
-            failure = (f"the HTTP client inside the sandbox exited with status {proc.returncode}, not 0: its report "
-                       f"cannot be trusted (see stderr)")
-        return _result(self.requests, out, err[-STDERR_TAIL_BYTES:], failure, time.monotonic() - started)
+            events = http_client.converse(http_stream.Address(server.loopback, HOST, port), server.exited,
+                                          [_wire(r) for r in self.requests], timeout, max_output)
+        finally:
+            status = server.stop(GRACE_SECONDS)
+        events.append({"event": "exit", "status": status, "stdout": server.stdout.written(GRACE_SECONDS)})
+        return _result(self.requests, events, server.stderr.written(GRACE_SECONDS), time.monotonic() - started)
 
 
 def _gate(send: accounting.Send | None) -> dict:
@@ -135,14 +124,12 @@ def _wire(request: Request) -> dict:
 
 
 def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ...], sandboxed: bool,
-                      writable: tuple[tuple[str, str], ...] = (), siblings: tuple[Path, ...] = ()) -> sandboxing.Spec:
-    """A stdlib-only script of the tool (the HTTP client, serve's relay) run on the tool's base interpreter in the
-    server's sandbox: bound read-only at /runex/ (with the `siblings` it imports) beside everything the server
-    needs, which it then starts."""
+                      writable: tuple[tuple[str, str], ...] = ()) -> sandboxing.Spec:
+    """A stdlib-only script of the tool (serve's relay) run on the tool's base interpreter in the server's sandbox:
+    bound read-only at /runex/ beside everything the server needs, which it then starts."""
     python = getattr(sys, "_base_executable", sys.executable)
     # -E -s -S: no PYTHON* variables, no user site, no site at all (its .pth files cost more than the rest of the
-    # start): the script needs the standard library and its siblings only (the script's folder stays first on the
-    # path, which -I would drop), and nothing of the environment changes what it runs.
+    # start): the script needs the standard library only, and nothing of the environment changes what it runs.
     flags = ["-E", "-s", "-S"]
     if not sandboxed:
         return sandboxing.Spec([python, *flags, str(script), *args], env=server.env, limits=server.limits)
@@ -150,8 +137,6 @@ def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ..
     mounts = dict(server.read_only)
     mounts.setdefault(sys.base_prefix, sys.base_prefix)
     mounts[str(script)] = inside
-    for sibling in siblings:
-        mounts[str(sibling)] = f"{TOOL_INSIDE}/{sibling.name}"
     return sandboxing.Spec([python, *flags, inside, *args], tuple(mounts.items()), server.writable + writable,
                            server.env, server.chdir, server.limits)
 
@@ -162,21 +147,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         return probe.getsockname()[1]
-
-
-def _events(out: bytes) -> tuple[list[dict], str | None]:
-    """The client's report, one JSON object per line; a line that is not one ends the report with a failure."""
-    events = []
-    for number, raw in enumerate(out.splitlines(), start=1):
-        try:
-            event = json.loads(raw)
-            if isinstance(event, dict) and isinstance(event.get("event"), str):
-                events.append(event)
-                continue
-        except ValueError:
-            pass
-        return events, f"the HTTP client's report is unreadable at its line {number} ({raw[:60]!r})"
-    return events, None
 
 
 def _at(requests: list[Request], index: object) -> str:
@@ -197,10 +167,8 @@ def _missing(requests: list[Request], indexes: list[int]) -> str | None:
             f"{len(indexes)} exchanges reported, {len(requests)} planned")
 
 
-def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None, seconds: float) -> RunResult:
-    exchanges, indexes, status, server_stdout = [], [], None, b""
-    events, unreadable = _events(out)
-    failure = failure or unreadable
+def _result(requests: list[Request], events: list[dict], err: bytes, seconds: float) -> RunResult:
+    exchanges, indexes, status, server_stdout, failure = [], [], None, b"", None
     for event in events:
         kind = event["event"]
         if kind == "listening" and "all interfaces" in event.get("bound", []) and failure is None:
@@ -212,10 +180,7 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
         elif kind == "failure" and failure is None:
             failure = event["message"] + _at(requests, event.get("index"))
         elif kind == "exit":
-            status = event["status"]
-            server_stdout = base64.b64decode(event["stdout"])
-    if failure is None and status is None:
-        failure = "the HTTP client inside the sandbox stopped without a report (see stderr)"
+            status, server_stdout = event["status"], event["stdout"]
     if failure is None:
         failure = _missing(requests, indexes)
     elif failure.startswith("hang") and len(indexes) < len(requests):
@@ -226,7 +191,7 @@ def _result(requests: list[Request], out: bytes, err: bytes, failure: str | None
     _mark_closed(exchanges)
     stdout = b"".join(m + b"\n" for ex in exchanges if ex.line is not None and not ex.overridden
                       for m in ex.messages)
-    # Stopped by the SIGTERM the client sent: the end of a normal HTTP run, like EOF on stdin for stdio.
+    # Stopped by the SIGTERM the tool sent: the end of a normal HTTP run, like EOF on stdin for stdio.
     returncode = 0 if status == -15 else status
     sent = sum(1 for ex in exchanges if ex.line is not None)
     return RunResult(stdout, err, returncode, failure, seconds, lines_sent=sent, exchanges=exchanges)
@@ -237,7 +202,7 @@ def _exchange(request: Request, event: dict) -> wire_http.Exchange:
         return wire_http.Exchange(request.line, "CLOSE", [], [], None, [], b"", closes=request.closes,
                                   ended_first=bool(event.get("ended_first")))
     exchange = wire_http.Exchange(request.line, request.method, request.headers, request.derived, event["status"],
-                                  [(k, v) for k, v in event["headers"]], base64.b64decode(event["body"]),
+                                  [(k, v) for k, v in event["headers"]], event["body"],
                                   overridden=request.overridden, path=request.path,
                                   origin_allowed=request.origin_allowed, closed=bool(event.get("closed")),
                                   ended=event.get("ended"))

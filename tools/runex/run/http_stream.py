@@ -1,37 +1,34 @@
-"""One HTTP/1.1 exchange for the in-sandbox client (run/http_client.py), on _socket: bound beside it, and like it
-stdlib only and C modules only, so its start stays cheap. A request goes on a connection of its own; the response is
-a status line, headers and a body framed by Content-Length, chunked or the close (RFC 9112, 6.3); an SSE body is
-read event by event, so a gate can wait for one; the client may close the stream first, which over Streamable HTTP
-cancels the request."""
+"""One HTTP/1.1 exchange of the HTTP client (run/http_client.py). A request goes on a connection of its own; the
+response is a status line, headers and a body framed by Content-Length, chunked or the close (RFC 9112, 6.3); an SSE
+body is read event by event, so a gate can wait for one; the client may close the stream first, which over
+Streamable HTTP cancels the request. Connections are opened on sockets from a Loopback (loopback.py): made inside
+the server's sandbox, used from the tool."""
 
-import _json
-import _socket
-import _thread
-import binascii
+import json
+import socket
 import time
+from dataclasses import dataclass
+
+from ..loopback import Loopback
 
 
-class _Strict:
-    strict, object_hook, object_pairs_hook, memo = True, None, None, {}
-    parse_float, parse_int, parse_constant = float, int, float
+@dataclass(frozen=True)
+class Address:
+    """Where the server listens, and the Loopback whose sockets reach it."""
 
+    loopback: Loopback
+    host: str
+    port: int
 
-_scan = _json.make_scanner(_Strict())
-
-
-def b64(data):
-    return binascii.b2a_base64(bytes(data), newline=False).decode("ascii")
-
-
-def connect(host, port, timeout):
-    sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    try:
-        sock.connect((host, port))
-    except BaseException:
-        sock.close()
-        raise
-    return sock
+    def connect(self, timeout: float) -> socket.socket:
+        sock = self.loopback.socket()
+        sock.settimeout(timeout)
+        try:
+            sock.connect((self.host, self.port))
+        except BaseException:
+            sock.close()
+            raise
+        return sock
 
 
 class Flood(Exception):
@@ -55,11 +52,10 @@ class Stream:
     own when other requests go meanwhile). An SSE body is read event by event, so a gate can wait for one; the
     client may close the stream before it ends (`close`), which over Streamable HTTP cancels the request."""
 
-    ended_so_far = 0
-
-    def __init__(self, host, port, request, timeout, max_output, changed):
-        self.host, self.port, self.request, self.timeout, self.max_output = host, port, request, timeout, max_output
-        self.changed = changed  # Changed: notified on every event and at the end
+    def __init__(self, address, request, timeout, max_output, changed, order):
+        self.address, self.request, self.timeout, self.max_output = address, request, timeout, max_output
+        self.changed = changed  # a threading.Condition: notified on every event and at the end
+        self.order = order  # the conversation's count of ended responses (itertools.count)
         self.status, self.headers, self.data = None, [], bytearray()
         self.events = []  # each SSE event's kind: "response", or a notification's method
         self.done = False  # the response ended, or the stream was closed, or reading it failed
@@ -72,7 +68,7 @@ class Stream:
         request = self.request
         lines = [f"{request['method']} {request['path']} HTTP/1.1".encode("ascii")]
         if not any(name.lower() == "host" for name, _ in request["headers"]):  # else a deliberate foreign Host
-            lines.append(f"Host: {self.host}:{self.port}".encode("ascii"))
+            lines.append(f"Host: {self.address.host}:{self.address.port}".encode("ascii"))
         lines += [name.encode("ascii") + b": " + value.encode("utf-8") for name, value in request["headers"]]
         body = request["body"]
         if request["method"] == "POST":
@@ -80,7 +76,7 @@ class Stream:
         # The whole response within `timeout`: a stream that keeps sending a little (an SSE keep-alive every
         # second) must not outlive it by never letting one read time out.
         self.deadline = time.monotonic() + self.timeout
-        self.sock = connect(self.host, self.port, self.timeout)
+        self.sock = self.address.connect(self.timeout)
         self.sock.sendall(b"\r\n".join(lines) + b"\r\n\r\n" + body)
 
     def read(self):
@@ -102,8 +98,7 @@ class Stream:
             self.sock.close()
             with self.changed:
                 self.done = True
-                Stream.ended_so_far += 1
-                self.ended = Stream.ended_so_far
+                self.ended = next(self.order)
                 self.changed.notify_all()
 
     def _recv(self):
@@ -208,13 +203,13 @@ class Stream:
                 return True
             self.closed = True
         try:
-            self.sock.shutdown(_socket.SHUT_RDWR)  # wakes the thread reading it, and the server sees the close
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the thread reading it, and the server sees the close
         except OSError:
             pass  # already closed by the server: nothing left to cancel
         return False
 
     def report(self):
-        fields = {"status": self.status, "headers": self.headers, "body": b64(self.data), "ended": self.ended}
+        fields = {"status": self.status, "headers": self.headers, "body": bytes(self.data), "ended": self.ended}
         if self.closed:
             fields["closed"] = True
         return fields
@@ -223,40 +218,9 @@ class Stream:
 def _kind(data):
     """What an SSE event carries, as a gate names it: a notification's method, or "response"."""
     try:
-        message, end = _scan(data.decode("utf-8"), 0)
-    except (ValueError, StopIteration):
+        message = json.loads(data.decode("utf-8"))
+    except ValueError:
         return "not JSON"
     if isinstance(message, dict) and isinstance(message.get("method"), str):
         return message["method"] if "id" not in message else "request " + message["method"]
     return "response"
-
-
-class Changed:
-    """threading.Condition's part this client needs, on _thread's lock: wait until notified or `timeout`."""
-
-    def __init__(self):
-        self.lock, self.waiters = _thread.allocate_lock(), []
-
-    def __enter__(self):
-        self.lock.acquire()
-
-    def __exit__(self, *exc):
-        self.lock.release()
-
-    def wait(self, timeout):
-        waiter = _thread.allocate_lock()
-        waiter.acquire()
-        self.waiters.append(waiter)
-        self.lock.release()
-        try:
-            waiter.acquire(True, max(timeout, 0))
-        finally:
-            self.lock.acquire()
-            if waiter in self.waiters:
-                self.waiters.remove(waiter)
-
-    def notify_all(self):
-        for waiter in self.waiters:
-            if waiter.locked():
-                waiter.release()
-        self.waiters = []
