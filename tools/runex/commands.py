@@ -125,7 +125,7 @@ def _check_serves_http(example: model.Example, impl: str) -> None:
 
 def _sigterm_flag():
     """An event SIGTERM sets. The handler raises nothing: an exception in the middle of starting or reaping the
-    sandbox could leave it running; the loops below poll the event, and every `finally` (the meeting folder) runs."""
+    sandbox could leave it running; the loops below poll the event, and every `finally` runs."""
     import signal
     import threading
 
@@ -135,12 +135,13 @@ def _sigterm_flag():
 
 
 def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
-    """The server in its sandbox, reached through run/http_relay.py's socket pair; until it exits, Ctrl-C or
-    SIGTERM (143), each of which removes the meeting folder; 3 if it never listens within the example's timeout."""
+    """The server in its sandbox, listening on the sandbox's loopback at the port of `address` (so an Origin it
+    allows names it); each connection to `address` relayed to a socket made on that loopback (loopback.py). Until it
+    exits, Ctrl-C or SIGTERM (143); 3 if it never listens within the example's timeout."""
     import subprocess
-    import tempfile
 
-    from .run import http, http_relay
+    from .run import http_client, http_relay, http_server, http_stream
+    from .run.http import GRACE_SECONDS
 
     stopped = _sigterm_flag()
     if not sandbox.enabled:
@@ -152,45 +153,29 @@ def _serve_http(spec, address: str, sandbox, label: str, timeout: float) -> int:
         finally:
             proc.terminate()
             proc.wait()
-    with tempfile.TemporaryDirectory(prefix="runex-serve-") as meeting:
-        os.chmod(meeting, 0o777)  # the sandbox's user creates the socket in it
-        socket_path = os.path.join(meeting, "socket")
-        inside = http.beside_the_server(spec, Path(http_relay.__file__),
-                                        ("/relay/socket", address.rpartition(":")[2], *spec.argv), True,
-                                        writable=((meeting, "/relay"),))
-        try:
-            listener = http_relay.outside(address, socket_path)
-        except OSError as exc:
-            raise UsageError(f"cannot listen on {address}: {exc.strerror}; choose another port") from None
-        proc = sandbox.popen(inside, stdin=subprocess.DEVNULL)
-        try:
-            return _until_stopped(proc, socket_path, address, label, timeout, stopped)
-        except KeyboardInterrupt:
-            return 130
-        finally:
-            sandboxing.kill(proc)
-            proc.wait()
-            listener.close()
-
-
-def _until_stopped(proc, socket_path: str, address: str, label: str, timeout: float, stopped) -> int:
-    """Say "serving" only once the server listens (its relay's socket appears); say why when it never does; 143
-    once SIGTERM came."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not os.path.exists(socket_path) and not stopped.is_set():
-        if proc.poll() is not None:
-            print(f"{label}: the server exited (status {proc.returncode}) before it listened", file=sys.stderr)
+    port = int(address.rpartition(":")[2])
+    try:
+        listener = http_relay.listen(address)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {address}: {exc.strerror}; choose another port") from None
+    server = http_server.ServerProcess(spec.with_env({"MCP_HTTP_ADDR": f"127.0.0.1:{port}"}), sandbox,
+                                       capture=False)
+    try:
+        inside = http_stream.Address(server.loopback, "127.0.0.1", port)
+        listening = http_client.wait_listening(inside, server.exited, timeout)
+        if stopped.is_set():
+            return 143
+        if listening is not True:
+            print(f"{label}: {listening}", file=sys.stderr)
             return EXIT_EXAMPLE_FAILED
-        if time.monotonic() > deadline:
-            print(f"{label}: the server did not listen within {timeout:g} s (the example's timeout): does it read "
-                  f"MCP_HTTP_ADDR and listen there?", file=sys.stderr)
-            return EXIT_EXAMPLE_FAILED
-        time.sleep(0.05)
-    if not stopped.is_set():
+        http_relay.relay(listener, inside)
         print(f"serving {label} at http://{address}/mcp from its sandbox (Ctrl-C stops it)", file=sys.stderr)
-    return _exit_or_stop(proc, stopped)
+        return _exit_or_stop(server.proc, stopped)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        listener.close()
+        server.stop(GRACE_SECONDS)
 
 
 def _exit_or_stop(proc, stopped) -> int:

@@ -12,7 +12,6 @@ stdio run.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,6 @@ from ..examples.model import STDERR_TAIL_BYTES
 from . import http_client, http_server, http_stream
 from .driver import RunResult
 
-TOOL_INSIDE = "/runex"  # where beside_the_server binds a script of the tool
 HOST = "127.0.0.1"
 PORT = 8765  # inside the sandbox's own network namespace nothing else listens; unsandboxed, see _free_port
 PATH = "/mcp"
@@ -121,24 +119,6 @@ def _wire(request: Request) -> dict:
     if request.closes is not None:
         wired["closes"] = request.closes - 1
     return wired
-
-
-def beside_the_server(server: sandboxing.Spec, script: Path, args: tuple[str, ...], sandboxed: bool,
-                      writable: tuple[tuple[str, str], ...] = ()) -> sandboxing.Spec:
-    """A stdlib-only script of the tool (serve's relay) run on the tool's base interpreter in the server's sandbox:
-    bound read-only at /runex/ beside everything the server needs, which it then starts."""
-    python = getattr(sys, "_base_executable", sys.executable)
-    # -E -s -S: no PYTHON* variables, no user site, no site at all (its .pth files cost more than the rest of the
-    # start): the script needs the standard library only, and nothing of the environment changes what it runs.
-    flags = ["-E", "-s", "-S"]
-    if not sandboxed:
-        return sandboxing.Spec([python, *flags, str(script), *args], env=server.env, limits=server.limits)
-    inside = f"{TOOL_INSIDE}/{script.name}"
-    mounts = dict(server.read_only)
-    mounts.setdefault(sys.base_prefix, sys.base_prefix)
-    mounts[str(script)] = inside
-    return sandboxing.Spec([python, *flags, inside, *args], tuple(mounts.items()), server.writable + writable,
-                           server.env, server.chdir, server.limits)
 
 
 def _free_port() -> int:

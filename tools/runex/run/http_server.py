@@ -41,8 +41,13 @@ class Drain:
 
 
 class ServerProcess:
-    def __init__(self, spec: sandboxing.Spec, sandbox: sandboxing.Sandbox, max_output: int, stderr_tail: int):
-        pipes = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    """`capture`: the first `max_output` bytes of stdout and the last `stderr_tail` of stderr kept (a run); without
+    it both go where the tool's own go (`serve --http`)."""
+
+    def __init__(self, spec: sandboxing.Spec, sandbox: sandboxing.Sandbox, max_output: int = 0,
+                 stderr_tail: int = 0, *, capture: bool = True):
+        output = subprocess.PIPE if capture else None
+        pipes = dict(stdin=subprocess.DEVNULL, stdout=output, stderr=output)
         self.first = None  # sandboxed: the sandbox's PID 1, as this side sees it
         if sandbox.enabled:
             info_read, info_write = os.pipe()
@@ -53,8 +58,9 @@ class ServerProcess:
             self.first = _child_pid(info_read)
         else:
             self.proc = sandbox.popen(spec, **pipes)
-        self.stdout = Drain(self.proc.stdout, max_output)
-        self.stderr = Drain(self.proc.stderr, stderr_tail, tail=True)
+        if capture:
+            self.stdout = Drain(self.proc.stdout, max_output)
+            self.stderr = Drain(self.proc.stderr, stderr_tail, tail=True)
         self.loopback = Loopback.inside(self.first) if self.first is not None else Loopback.here()
 
     def exited(self) -> int | None:
