@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance import collect, record, suite
+from runex.conformance import collect, record, suite
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """Regenerate the record of the rmcp features each of CI's builds needs (tests/interop/rmcp-features/record.jsonl):
-build every row of tools/feature_table/rows.py with its minimal feature set, then once without each feature, in the
+build every row of tools/runex/feature_table/rows.py with its minimal feature set, then once without each feature, in the
 build sandbox, offline. `--check` writes nothing, prints the rows that changed and exits 5 when the record is out
 of date; `--row KEY` measures one row (with --check, compares that row alone).
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from feature_table import build, minimise, record, rows
+from runex.feature_table import build, minimise, record, rows
 from runex import sandboxing
 from runex.errors import SandboxError
 

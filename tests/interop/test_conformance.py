@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conformance import collect, record, suite
+from runex.conformance import collect, record, suite
 from support.interop_cases import ROOT, entry
 
 pytestmark = [pytest.mark.interop, pytest.mark.slow]

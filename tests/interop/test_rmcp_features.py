@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from feature_table import record, rows
+from runex.feature_table import record, rows
 from support.repo import ROOT
 
 pytestmark = [pytest.mark.interop]
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.interop]
 def test_every_row_is_in_the_record_and_nothing_else():
     recorded = [row["row"] for row in record.load()]
     assert recorded == [row.key for row in rows.ROWS], (
-        f"{record.RECORD.relative_to(ROOT)} holds the rows {recorded}, tools/feature_table/rows.py "
+        f"{record.RECORD.relative_to(ROOT)} holds the rows {recorded}, tools/runex/feature_table/rows.py "
         f"{[row.key for row in rows.ROWS]}; run: {record.WRITE}")
 
 

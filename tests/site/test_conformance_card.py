@@ -1,4 +1,4 @@
-"""The conformance report card (tools/conformance/card.py) renders the checked-in record, whole and unedited.
+"""The conformance report card (tools/runex/conformance/card.py) renders the checked-in record, whole and unedited.
 
 tests/interop/test_conformance.py holds the record to what the suite finds; these tests hold the page's tables to
 the record, and the scenario-to-page map to pages that exist. They run no server and no suite.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance import card, record
+from runex.conformance import card, record
 from support.repo import ROOT
 
 ROWS = record.load()

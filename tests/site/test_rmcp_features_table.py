@@ -1,9 +1,9 @@
-"""The rmcp features table (tools/feature_table/table.py) renders the checked-in record whole and unedited, on the
+"""The rmcp features table (tools/runex/feature_table/table.py) renders the checked-in record whole and unedited, on the
 rmcp page. tests/interop/test_rmcp_features.py holds the record to what building finds; this builds nothing."""
 
 from __future__ import annotations
 
-from feature_table import record, table
+from runex.feature_table import record, table
 from support.repo import ROOT
 
 PAGE = ROOT / "docs" / "mcp" / "rmcp.md"

@@ -1,4 +1,4 @@
-"""The conformance record held to the examples it is about (tools/conformance/gate.py), on every run of the tool:
+"""The conformance record held to the examples it is about (tools/runex/conformance/gate.py), on every run of the tool:
 in throwaway repositories that pin the suite, keep a record and reason files, and serve HTTP or stop serving it.
 No suite runs here; the gate reads files only."""
 
@@ -8,7 +8,7 @@ import json
 
 from support.tool_repos import ECHO, invoke, make_repo, page, snapshot, write
 
-from conformance import gate, record, suite
+from runex.conformance import gate, record, suite
 from runex.examples import model
 
 PIN = "0.2.0-alpha.12"

@@ -92,7 +92,7 @@ def test_the_cycle_finder_finds_a_cycle():
 LAYERS = {
     "ground": ["errors", "fsutil", "environment", "toolchain", "sandboxing", "loopback", "integrity", "cache_gc", "wire", "schema"],
     "model": ["examples"],
-    "stages": ["builds", "answer_key", "run", "paste", "cache"],
+    "stages": ["builds", "answer_key", "run", "paste", "cache", "conformance", "feature_table"],
     "faces": ["report", "pipeline", "new", "commands", "cli", "__main__", "mkdocs_plugin", "readers_plugin"],
 }
 ORDER = [unit for units in LAYERS.values() for unit in units]

@@ -335,10 +335,10 @@ def settle(planned: Plan, outcomes: list[Outcome], pastes: Pastes) -> Report:
 
 
 def check_record(planned: Plan) -> list[ToolError]:
-    """The conformance report card's record against the examples as they are (tools/conformance/gate.py): read,
+    """The conformance report card's record against the examples as they are (conformance/gate.py): read,
     never written, and the suite never run here. A run of some examples (names, a shard after the first) checks
     only theirs; the whole run, or the first shard, also the record's rows of examples that are gone."""
-    from conformance import gate  # tools/, beside runex: the record's own package
+    from .conformance import gate
 
     options = planned.options
     whole = not options.names and (options.shard is None or options.shard[0] == 1)

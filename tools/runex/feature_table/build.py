@@ -21,13 +21,13 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from runex import sandboxing
-from runex import toolchain
+from .. import sandboxing
+from .. import toolchain
 
 from . import manifest
 from .rows import Row
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 SCRATCH = ROOT / ".cache" / "rmcp-features"
 TARGET = ROOT / ".cache" / "cargo-target" / "rmcp-features"

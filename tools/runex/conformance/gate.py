@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from runex.errors import PageError
-from runex.examples import model
+from ..errors import PageError
+from ..examples import model
 
 from . import record, suite
 
@@ -59,7 +59,7 @@ class Reason:
 def source_digest(impl: model.Implementation) -> str:
     """sha256 over the files the build cache keys this implementation by (build.source_files), in its own folder
     (not the workspace's manifest and lock, which every cargo example shares), without the tool's records."""
-    from runex.builds.native import source_files
+    from ..builds.native import source_files
 
     digest = hashlib.sha256()
     for path in source_files(impl):
@@ -123,7 +123,7 @@ def _read_memo(root: Path) -> str | None:
 
 def _write_memo(root: Path, memo: str) -> None:
     """A cache under .cache/, like the tool's others (--check writes them too); one file, overwritten."""
-    from runex.fsutil import write_atomic
+    from ..fsutil import write_atomic
 
     try:
         (root / MEMO).parent.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RECORD = ROOT / "tests" / "interop" / "rmcp-features" / "record.jsonl"
 WRITE = ".venv/bin/python tools/rmcp_features.py"
 
@@ -54,7 +54,7 @@ def _field(name: str, then, now) -> list[str]:
 
 def write(text: str, path: Path = RECORD) -> None:
     """Whole or not at all (the tool's own write_atomic: a temporary file beside it, then a rename)."""
-    from runex.fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
+    from ..fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, text.encode("utf-8"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from runex import sandboxing
+from .. import sandboxing
 
 from . import build, manifest, rows
 from .rows import Row
@@ -42,7 +42,7 @@ def measure(row: Row, copy, sandbox: sandboxing.Sandbox) -> dict:
         raise MeasureError(f"examples/{row.crate}/Cargo.toml: {rows.command(row)} fails with the features it "
                            f"gets ({', '.join(gets)}): {first.said}\nMake it build "
                            f"with them (.venv/bin/python tools/run_examples.py --check {row.crate}), or change its row "
-                           f"in tools/feature_table/rows.py")
+                           f"in tools/runex/feature_table/rows.py")
     minimal = list(gets)
     for feature in gets:
         fewer = [f for f in minimal if f != feature]

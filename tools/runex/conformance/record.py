@@ -7,7 +7,7 @@ result, like an answer key. The suite's own words describe each check; nothing i
 
 Its first line says what the rows were made from: the suite's version and each implementation's source digest
 (gate.source_digest), so `run_examples.py --check` can tell a record that no longer matches the examples
-(tools/conformance/gate.py) without running the suite.
+(tools/runex/conformance/gate.py) without running the suite.
 
 {"made_with": {"suite": "0.2.0-alpha.12", "sources": {"conformance-reference/cargo": "<sha256>", ...}}}
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RECORD = ROOT / "tests" / "interop" / "conformance" / "record.jsonl"
 WORDS = {"SUCCESS": "pass", "FAILURE": "fail", "WARNING": "warning", "SKIPPED": "skipped", "INFO": "info"}
 WRITE = ".venv/bin/python tools/conformance_record.py"
@@ -62,7 +62,7 @@ def column(record: list[dict], impl: str) -> dict[tuple[str, str], str]:
 
 def write(text: str, path: Path = RECORD) -> None:
     """Whole or not at all (the tool's own write_atomic: a temporary file beside it, then a rename)."""
-    from runex.fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
+    from ..fsutil import write_atomic  # here: run_examples.py reads the record on every run and never writes it
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, text.encode("utf-8"))

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NAME = "@modelcontextprotocol/conformance"
 PACKAGE = ROOT / "node_modules" / NAME
 NODE = ROOT / "node_modules" / ".bin" / "node"  # the npm package `node` (22): the suite needs fs.globSync

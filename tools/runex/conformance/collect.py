@@ -7,13 +7,13 @@ from pathlib import Path
 
 from . import serve, suite
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def http_implementations(root: Path = ROOT) -> list[tuple[str, str]]:
     """(example, implementation) for every implementation that serves Streamable HTTP, found without building
     (the tool's own discovery, which reads example.toml's `http`)."""
-    from runex.examples import model
+    from ..examples import model
 
     examples, _ = model.discover(root)
     return [(e.name, i.name.value) for e in examples for i in e.implementations if e.serves_http(i.name.value)]
@@ -21,7 +21,7 @@ def http_implementations(root: Path = ROOT) -> list[tuple[str, str]]:
 
 def source_digests(cases: list[tuple[str, str]], root: Path = ROOT) -> dict[str, str]:
     """Each implementation's source digest (gate.source_digest), which the record's header keeps."""
-    from runex.examples import model
+    from ..examples import model
 
     from .gate import source_digest
 

@@ -16,7 +16,7 @@ from markdown.preprocessors import Preprocessor
 
 from . import record
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "tests" / "interop" / "conformance"
 MARKER = re.compile(r"<!-- conformance-card: (?P<part>[a-z]+) -->")
 PAGE = "mcp/conformance.md"  # the page that holds the marker: links are written relative to it
