@@ -17,9 +17,8 @@ The suite needs Node 22 or later (fs.globSync); package.json pins the npm packag
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from runex.conformance import collect, record, suite
+from runex.conformance import collect, gate, record, suite
 from support.interop_cases import ROOT, entry
 
 pytestmark = [pytest.mark.interop, pytest.mark.slow]
@@ -57,18 +56,12 @@ def test_the_record_holds_what_the_suite_finds(found):
                                       + "\n".join(changed + gone) + f"\nrun: {record.WRITE}")
 
 
-def expected(example: str, impl: str) -> list[dict]:
-    path = BASELINES / f"{example}.yaml"
-    if not path.is_file():
-        return []
-    entries = yaml.safe_load(path.read_text(encoding="utf-8"))["expected_failures"] or []
-    for number, item in enumerate(entries, 1):
-        assert item.get("reason"), f"{path.relative_to(ROOT)}: entry {number} has no reason"
-    return [item for item in entries if impl in item.get("implementations", [impl])]
-
-
-def covers(item: dict, scenario: str, check: str) -> bool:
-    return item["scenario"] in ("*", scenario) and item.get("check", check) == check
+def expected(example: str, impl: str) -> list[gate.Reason]:
+    """The reasons the example's yaml gives for this implementation, read as the tool's gate reads them."""
+    rel = f"tests/interop/conformance/{example}.yaml"
+    reasons, _, malformed = gate.read_reasons(BASELINES / f"{example}.yaml", rel)
+    assert not malformed, "\n".join(str(m) for m in malformed)
+    return [reason for reason in reasons if reason.implementations is None or impl in reason.implementations]
 
 
 def test_every_failure_has_its_reason(found):
@@ -76,9 +69,8 @@ def test_every_failure_has_its_reason(found):
     example, impl = key.split("/")
     entries = expected(example, impl)
     failures = [(scenario, check) for (scenario, check), result in sorted(now.items()) if result == "fail"]
-    unexplained = [f"  {s} {c}" for s, c in failures if not any(covers(item, s, c) for item in entries)]
-    stale = [f"  {item['scenario']} {item.get('check', '(every check)')}" for item in entries
-             if not any(covers(item, s, c) for s, c in failures)]
+    unexplained = [f"  {s} {c}" for s, c in failures if not any(r.covers(impl, s, c) for r in entries)]
+    stale = [f"  {r.what()}" for r in entries if not any(r.covers(impl, s, c) for s, c in failures)]
     where = f"tests/interop/conformance/{example}.yaml"
     assert not unexplained, f"{key} fails checks {where} gives no reason for:\n" + "\n".join(unexplained)
     assert not stale, f"{key} now passes what {where} expects to fail (remove the entries):\n" + "\n".join(stale)
