@@ -6,7 +6,6 @@ import os
 import sys
 from pathlib import Path
 
-from . import sandboxing
 from . import toolchain
 from .builds import native
 from .environment import default_root
