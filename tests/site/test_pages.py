@@ -202,7 +202,7 @@ def folded_linked_tabs(text: str, page: str) -> list[str]:
 def test_linked_tabs_are_not_in_a_collapsed_block(page: Path):
     found = folded_linked_tabs(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))
     assert not found, (f"{page.relative_to(ROOT)}: " + "; ".join(found) + ". Give the folded tabs labels of their "
-                       f"own, open the block by default with ???+, or move the tabs out of it")
+                       "own, open the block by default with ???+, or move the tabs out of it")
 
 
 def test_folded_linked_tabs_are_caught():
