@@ -65,6 +65,10 @@ class Config:
         """The other examples' folders this one reads files from (transcript_from, implementations_from)."""
         return tuple(name for name in (self.transcript_from, self.implementations_from) if name)
 
+    def transcript_of(self, root: Path, name: str) -> Path:
+        """Example NAME's transcript: its own, or transcript_from's (one rule for every view that shows it)."""
+        return root / "examples" / (self.transcript_from or name) / TRANSCRIPT
+
 
 @dataclass(frozen=True)
 class Implementation:

@@ -255,8 +255,7 @@ def conversation_body(root: Path, block: markers.Block, page: str, files: Exampl
         config = files.config(name)
     except ConfigError as exc:
         raise PageError(f"cannot show the conversation of {name}: {exc}", file=page, line=block.line) from None
-    transcript_dir = root / "examples" / (config.transcript_from or name)
-    transcript = transcript_dir / TRANSCRIPT
+    transcript = config.transcript_of(root, name)
     answer_key = folder / ANSWER_KEY
     resolve_target(root, str(transcript.relative_to(root / "examples")), page, block.line)  # inside examples/
     key_bytes = files.read(answer_key)

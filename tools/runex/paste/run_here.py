@@ -109,7 +109,7 @@ def browser_run(root: Path, name: str, config: model.Config, files: ExampleFiles
     impls = [i for i in model.implementations_in(impl_dir)
              if config.implementations is None or i.name in config.implementations]
     if config.sends:  # run/paced.py's pacing and recorded order are the runner's alone
-        transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
+        transcript = config.transcript_of(root, name)
         declared = [(LANGUAGES[model.ImplementationKind(k)], reason) for k, reason in config.not_in_browser]
         languages = [LANGUAGES[i.name] for i in impls] or ["Rust", "Python"]
         return BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY,
@@ -127,7 +127,7 @@ def browser_run(root: Path, name: str, config: model.Config, files: ExampleFiles
     rust = next(iter(wasm.rust_for_browser(impls, config.not_in_browser)), None)
     if not wasm.site_runs_rust(root):
         rust = None
-    transcript = root / "examples" / (config.transcript_from or name) / model.TRANSCRIPT
+    transcript = config.transcript_of(root, name)
     run = BrowserRun(name, transcript, root / "examples" / name / model.ANSWER_KEY, python, rust, tuple(why_not))
     return run if run.runnable or run.why_not else None
 
