@@ -14,6 +14,7 @@ import yaml
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from ..paste.markdown_ext import expand_markers
 from . import record
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -133,15 +134,7 @@ def render(part: str) -> list[str]:
 
 class CardPreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
-        out: list[str] = []
-        for line in lines:
-            match = MARKER.fullmatch(line.strip())
-            if not match:
-                out.append(line)
-                continue
-            indent = line[:len(line) - len(line.lstrip())]  # inside a note or a tab, the table stays inside
-            out.extend(indent + table_line for table_line in render(match["part"]))
-        return out
+        return expand_markers(lines, MARKER, lambda match: render(match["part"]))
 
 
 class CardExtension(Extension):

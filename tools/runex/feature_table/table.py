@@ -9,6 +9,7 @@ import re
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from ..paste.markdown_ext import expand_markers
 from . import record
 
 MARKER = re.compile(r"<!-- rmcp-features -->")
@@ -47,14 +48,7 @@ def render() -> list[str]:
 
 class TablePreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
-        out: list[str] = []
-        for line in lines:
-            if not MARKER.fullmatch(line.strip()):
-                out.append(line)
-                continue
-            indent = line[:len(line) - len(line.lstrip())]  # inside a note, the table stays inside
-            out.extend(indent + table_line for table_line in render())
-        return out
+        return expand_markers(lines, MARKER, lambda match: render())
 
 
 class TableExtension(Extension):

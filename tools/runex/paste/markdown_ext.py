@@ -13,7 +13,9 @@ tools/zensical_env.py). The MkDocs plugin sets `root` to the checkout being buil
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Callable
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
@@ -27,6 +29,20 @@ ROOT = Path(__file__).resolve().parents[3]  # the checkout whose examples/ the v
 # fenced blocks (25) and md_in_html (20): the view is then page text like any other.
 PRIORITY = 31.5
 FIX = "python tools/run_examples.py"
+
+
+def expand_markers(lines: list[str], marker: re.Pattern, render: Callable[[re.Match], list[str]]) -> list[str]:
+    """Each line that is `marker` alone replaced by the lines `render` makes of it, at that line's indent (inside a
+    note or a tab, the block stays inside): the report card's and the features table's markers."""
+    out: list[str] = []
+    for line in lines:
+        match = marker.fullmatch(line.strip())
+        if not match:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        out.extend(indent + made for made in render(match))
+    return out
 
 
 def expand(text: str, root: Path, page: str) -> str:
