@@ -4,6 +4,7 @@ gone when the run ends."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import textwrap
@@ -70,3 +71,20 @@ def test_the_loopback_reaches_the_sandboxed_server_and_nothing_else(bind, said):
             status = server.stop(5)
     assert status == -15  # python's default SIGTERM: a death by that signal, as run/http.py expects
     assert helper is not None and helper not in _children()  # the helper exited and was reaped
+
+
+def test_the_helper_holds_no_file_of_the_tool():
+    """A pipe whose write end the tool closes ends for its reader while the helper lives (the helper is a fork and
+    would otherwise hold a copy of every fd the tool has open, such as another server's stdin)."""
+    import select
+
+    read_end, write_end = os.pipe()
+    server = _start("127.0.0.1", free_port())
+    try:
+        os.close(write_end)
+        ready, _, _ = select.select([read_end], [], [], 10)  # a guard against a hang, not a measurement
+        assert ready and os.read(read_end, 1) == b"", "the pipe did not end: the helper holds its write end"
+    finally:
+        os.close(read_end)
+        server.stop(5)
+

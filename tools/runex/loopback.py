@@ -90,6 +90,7 @@ def _serve(namespace: int, channel: socket.socket) -> None:
     """The helper's whole life: join, say so, then answer each request until the tool closes the channel."""
     status = 0
     try:
+        _keep_only(namespace, channel.fileno())
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         why = _join(namespace)
         channel.sendall(b"ok" if why is None else why.encode())
@@ -108,6 +109,22 @@ def _serve(namespace: int, channel: socket.socket) -> None:
         status = 1
     finally:
         os._exit(status)
+
+
+def _keep_only(*keep: int) -> None:
+    """Close every file the fork copied from the tool but `keep` (fds 0 to 2 on /dev/null): a fork never execs, so
+    close-on-exec closes nothing, and a copy of the write end of another server's stdin would keep that server from
+    ever reading its end while this helper lives."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in range(3):
+        os.dup2(null, fd)
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:  # the listing's own fd, closed by now
+                pass
 
 
 def _join(namespace: int) -> str | None:
