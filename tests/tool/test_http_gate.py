@@ -187,7 +187,7 @@ def test_a_report_missing_an_exchange_fails_at_the_line_it_lacks():
     requests = http.plan(lines, (), None)
     exchange = {"event": "exchange", "index": 0, "status": 200, "headers": [["content-type", "application/json"]],
                 "body": (_REPLY % 1).encode()}
-    result = http._result(requests, [exchange, {"event": "exit", "status": -15, "stdout": b""}], b"", 0.1)
+    result = http._result(requests, [exchange], -15, b"", b"", 0.1)
     assert result.failure == ("no exchange came back for request 2 of 4 (transcript line 2): 1 exchanges reported, "
                               "4 planned")
 

@@ -98,8 +98,8 @@ class StreamableHttp:
                                           [_wire(r) for r in self.requests], timeout, max_output)
         finally:
             status = server.stop(GRACE_SECONDS)
-        events.append({"event": "exit", "status": status, "stdout": server.stdout.written(GRACE_SECONDS)})
-        return _result(self.requests, events, server.stderr.written(GRACE_SECONDS), time.monotonic() - started)
+        return _result(self.requests, events, status, server.stdout.written(GRACE_SECONDS),
+                       server.stderr.written(GRACE_SECONDS), time.monotonic() - started)
 
 
 def _gate(send: accounting.Send | None) -> dict:
@@ -147,8 +147,10 @@ def _missing(requests: list[Request], indexes: list[int]) -> str | None:
             f"{len(indexes)} exchanges reported, {len(requests)} planned")
 
 
-def _result(requests: list[Request], events: list[dict], err: bytes, seconds: float) -> RunResult:
-    exchanges, indexes, status, server_stdout, failure = [], [], None, b"", None
+def _result(requests: list[Request], events: list[dict], status: int, server_stdout: bytes, err: bytes,
+            seconds: float) -> RunResult:
+    """The client's events and how the server ended (its exit status, what it wrote) as one RunResult."""
+    exchanges, indexes, failure = [], [], None
     for event in events:
         kind = event["event"]
         if kind == "listening" and "all interfaces" in event.get("bound", []) and failure is None:
@@ -159,8 +161,6 @@ def _result(requests: list[Request], events: list[dict], err: bytes, seconds: fl
             indexes.append(event["index"])
         elif kind == "failure" and failure is None:
             failure = event["message"] + _at(requests, event.get("index"))
-        elif kind == "exit":
-            status, server_stdout = event["status"], event["stdout"]
     if failure is None:
         failure = _missing(requests, indexes)
     elif failure.startswith("hang") and len(indexes) < len(requests):
